@@ -1,0 +1,266 @@
+// The four versioned documents that connect roofcheck's stages (DESIGN.md, "Data flow"):
+//   roofcheck.static/1    lint    -> report, audit
+//   roofcheck.measured/1  run     -> report, audit   (JSON Lines: a header, then one record a launch)
+//   roofcheck.ceilings/1  probe   -> report, audit
+//   roofcheck.report/1    report  -> users, CI
+// Each has C++ types, a reader that rejects a wrong schema or a missing/ill-typed field with a message
+// naming the field, and a writer. docs/schemas/ holds the JSON Schema of each; docs/contracts.md the prose.
+#pragma once
+
+#include "roofcheck/Expr.h"
+#include "roofcheck/Json.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofcheck {
+
+inline constexpr const char *StaticSchema = "roofcheck.static/1";
+inline constexpr const char *MeasuredSchema = "roofcheck.measured/1";
+inline constexpr const char *CeilingsSchema = "roofcheck.ceilings/1";
+inline constexpr const char *ReportSchema = "roofcheck.report/1";
+
+/// Every quantity in a document: the symbolic expression, and its value when everything in it is bound.
+struct Quantity {
+  std::string expr;                ///< in the expression language; "" when unknown
+  std::optional<double> value;     ///< null when unbound or unknown
+
+  static Quantity of(const Expr &e, const Bindings &bindings = {});
+  static Quantity unknown() { return {}; }
+  bool known() const { return !expr.empty(); }
+  /// Evaluates expr with bindings (the stored value is ignored). nullopt when expr is unknown or
+  /// needs a symbol that is not bound.
+  std::optional<double> evaluate(const Bindings &bindings) const;
+};
+
+using Dim3 = std::array<int64_t, 3>;
+
+// ----------------------------------------------------------------------------------- static/1
+
+struct KernelParam {
+  int index = 0;
+  std::string name;
+  std::string type;
+  int64_t size = 0; ///< bytes
+};
+
+struct FlopCounts {
+  Quantity total, fp64, fp32, fp16, bf16, tensor, special;
+};
+
+struct ByteCounts {
+  Quantity read, write, ideal, predicted;
+};
+
+struct IntensityPair {
+  Quantity ideal, predicted;
+};
+
+struct GlobalAccess {
+  std::string pointer; ///< parameter name of the base pointer
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string kind; ///< "load", "store" or "atomic"
+  std::optional<int64_t> strideBytes;       ///< between consecutive threadIdx.x; null if unknown
+  std::optional<double> sectorsPerRequest;  ///< 32-byte sectors per warp request; null if unknown
+  std::optional<bool> coalesced;
+};
+
+struct Unknown {
+  std::string reason; ///< "data-dependent loop", "indirect index", ...
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+struct StaticKernel {
+  std::string name;    ///< unqualified; template arguments may follow '<'
+  std::string mangled;
+  std::string file;
+  int line = 0;
+  std::vector<KernelParam> params;
+  FlopCounts flops;
+  ByteCounts bytes;
+  IntensityPair intensity;
+  std::vector<GlobalAccess> accesses;
+  std::vector<Unknown> unknowns;
+};
+
+struct StaticDocument {
+  std::string generator;  ///< "roofcheck-lint <version>"
+  std::string arch;       ///< e.g. "sm_90"
+  std::vector<StaticKernel> kernels;
+};
+
+Json toJson(const StaticDocument &doc);
+StaticDocument staticFromJson(const Json &json, const std::string &source);
+StaticDocument loadStaticFile(const std::string &path);
+void saveStaticFile(const std::string &path, const StaticDocument &doc);
+
+// --------------------------------------------------------------------------------- measured/1
+
+struct ClockSample {
+  std::optional<double> smMHz;
+  std::optional<double> memoryMHz;
+};
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  std::string uuid;
+  std::string computeCapability; ///< "9.0"
+  int multiprocessors = 0;
+  int64_t l2Bytes = 0;
+  int64_t memoryBytes = 0;
+};
+
+struct MeasuredHeader {
+  int64_t pid = 0;
+  std::optional<int64_t> rank;
+  std::vector<std::string> program; ///< argv
+  std::string started;              ///< ISO 8601, UTC
+  std::string roofcheckVersion;
+  std::string driverVersion;
+  std::string cudaVersion;
+  std::optional<int64_t> cuptiVersion;
+  std::vector<DeviceInfo> devices;
+  ClockSample clocks;
+  std::optional<int64_t> replayPasses;
+  Json options = Json::object(); ///< the options the shim ran with, as given
+};
+
+struct KernelArgument {
+  int index = 0;
+  int64_t offset = 0;
+  int64_t size = 0;
+  std::string hex;              ///< raw bytes, little-endian order as in memory
+  std::optional<int64_t> value; ///< the bytes read as a signed integer, for sizes 1, 2, 4 and 8
+};
+
+struct Launch {
+  int64_t index = 0;          ///< 0-based, in launch order within the process
+  std::string name;           ///< demangled
+  std::string mangled;
+  int device = 0;
+  uint64_t context = 0;
+  uint64_t stream = 0;
+  Dim3 grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
+  int64_t sharedDynamic = 0, sharedStatic = 0;
+  int registers = 0;
+  std::vector<KernelArgument> args;
+  std::vector<std::string> nvtx;     ///< NVTX ranges open at the launch, outermost first
+  std::optional<int64_t> durationNs;
+  bool profiled = false;
+  std::map<std::string, double> metrics; ///< Nsight Compute metric name -> value
+};
+
+/// FLOPs per precision from SASS instruction metrics, with the Nsight Compute definition
+/// (add + mul + 2 * fma per precision); nullopt when a needed metric is missing.
+struct MeasuredFlops {
+  std::optional<double> fp64, fp32, fp16;
+  std::optional<double> total() const; ///< sum of the known ones; nullopt if none is known
+};
+MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics);
+
+struct MeasuredFile {
+  MeasuredHeader header;
+  std::vector<Launch> launches;
+  std::vector<std::string> warnings; ///< e.g. a truncated last line, skipped
+};
+
+Json toJson(const MeasuredHeader &header);
+Json toJson(const Launch &launch);
+/// Reads JSON Lines: the header on the first line, then launch records. A truncated last line
+/// (a crash mid-write) is skipped with a warning; any other malformed line is an error naming it.
+MeasuredFile loadMeasuredFile(const std::string &path);
+
+// --------------------------------------------------------------------------------- ceilings/1
+
+/// How a ceiling was measured: every ceiling carries it (DESIGN.md, "Ceilings carry provenance").
+struct Provenance {
+  std::string kernel;          ///< what ran: "copy_kernel<float4>", "cublasLtMatmul bf16", ...
+  Json parameters = Json::object(); ///< grid, block, size, unroll, ... as measured
+  int repetitions = 0;
+  double median = 0, min = 0, max = 0; ///< of the rate, in the ceiling's unit per second
+  ClockSample clocksBefore, clocksDuring, clocksAfter;
+};
+
+struct MemoryCeiling {
+  std::string level;   ///< "dram", "l2", "shared"
+  std::string variant; ///< "copy", "read", "write"
+  double bytesPerSecond = 0; ///< the median
+  Provenance provenance;
+};
+
+struct ComputeCeiling {
+  std::string bucket; ///< fp64, fp32, fp16, bf16, tensor
+  std::string dtype;  ///< fp64, fp32, fp16, bf16, tf32, fp8
+  std::string path;   ///< instruction path: "FFMA", "HFMA2", "DMMA via cuBLASLt", ...
+  double flopsPerSecond = 0; ///< the median
+  Provenance provenance;
+};
+
+struct CeilingsDocument {
+  std::string roofcheckVersion;
+  std::string measuredAt; ///< ISO 8601, UTC
+  DeviceInfo device;
+  std::string driverVersion;
+  std::string cudaVersion;
+  std::vector<MemoryCeiling> memory;
+  std::vector<ComputeCeiling> compute;
+  Json environment = Json::object(); ///< temperature, power, throttle reasons, spec values (labelled)
+
+  /// The fastest memory ceiling of a level (any variant), or nullptr.
+  const MemoryCeiling *bestMemory(const std::string &level) const;
+  /// The fastest compute ceiling for a bucket and, when given, a dtype; or nullptr.
+  const ComputeCeiling *bestCompute(const std::string &bucket, const std::string &dtype = "") const;
+};
+
+Json toJson(const CeilingsDocument &doc);
+CeilingsDocument ceilingsFromJson(const Json &json, const std::string &source);
+CeilingsDocument loadCeilingsFile(const std::string &path);
+void saveCeilingsFile(const std::string &path, const CeilingsDocument &doc);
+
+// ----------------------------------------------------------------------------------- report/1
+
+struct Explanation {
+  std::string kind;    ///< stable id: "traffic-above-predicted", "served-from-l2", ...
+  std::string severity; ///< "note", "warning", "error"
+  std::string message;
+  std::vector<std::string> evidence; ///< "transpose.cu:14 store out stride 32768 B", ...
+};
+
+struct ReportKernel {
+  std::string name;
+  std::string mangled;
+  int64_t launches = 0;
+  double timeNs = 0;
+  double timeShare = 0; ///< of the total GPU time in the measured files, 0..1
+  std::optional<double> predictedIntensityIdeal, predictedIntensityPredicted, measuredIntensity;
+  std::optional<double> flopsPerSecond, bytesPerSecond;
+  std::optional<double> roof;           ///< attainable FLOP/s at the measured intensity
+  std::optional<double> fractionOfRoof;
+  std::optional<std::string> boundPredicted, boundMeasured;
+  std::optional<double> trafficRatio;   ///< measured DRAM bytes / ideal bytes
+  std::vector<Explanation> explanations;
+};
+
+struct ReportDocument {
+  std::string generator;
+  std::vector<std::string> inputs;
+  std::optional<DeviceInfo> device;
+  std::vector<ReportKernel> kernels;
+  std::vector<Explanation> problems; ///< document-level: device mismatch, clock state moved, ...
+};
+
+Json toJson(const ReportDocument &doc);
+ReportDocument reportFromJson(const Json &json, const std::string &source);
+ReportDocument loadReportFile(const std::string &path);
+void saveReportFile(const std::string &path, const ReportDocument &doc);
+
+} // namespace roofcheck

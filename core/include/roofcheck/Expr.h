@@ -1,0 +1,111 @@
+// The expression language in which every symbolic quantity of roofcheck is written (DESIGN.md):
+// integers, decimal numbers, identifiers (kernel parameter names, gridDim.x, blockDim.y, ...),
+// + - * / (floor division when both sides are integers), min(a,b), max(a,b), ceil_div(a,b), parentheses.
+// The static tool writes it; audit, report and the runtime parse and evaluate it.
+#pragma once
+
+#include "roofcheck/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofcheck {
+
+/// A value of the language: an exact 64-bit integer, or a double once anything inexact is involved.
+class Number {
+public:
+  Number() = default;
+  Number(int64_t value) : isInteger_(true), integer_(value), real_(static_cast<double>(value)) {}
+  static Number real(double value);
+
+  bool isInteger() const { return isInteger_; }
+  int64_t integer() const { return integer_; } ///< Only meaningful when isInteger().
+  double toDouble() const { return real_; }
+  std::string str() const; ///< Re-parses to the same Number (a real always shows '.' or 'e').
+
+  bool operator==(const Number &other) const;
+
+private:
+  bool isInteger_ = true;
+  int64_t integer_ = 0;
+  double real_ = 0.0;
+};
+
+/// Names bound to values for evaluation ("n" -> 4096, "blockDim.x" -> 256).
+using Bindings = std::map<std::string, Number>;
+
+/// Evaluation needed symbols that were not bound; names() lists every one of them.
+class UnboundSymbolsError : public Error {
+public:
+  explicit UnboundSymbolsError(std::set<std::string> names);
+  const std::set<std::string> &names() const { return names_; }
+
+private:
+  std::set<std::string> names_;
+};
+
+/// An immutable expression tree. Copies share structure.
+class Expr {
+public:
+  enum class Kind { Integer, Real, Symbol, Add, Sub, Mul, Div, Neg, Min, Max, CeilDiv };
+
+  /// The integer 0.
+  Expr();
+  static Expr integer(int64_t value);
+  static Expr real(double value);
+  static Expr number(Number value);
+  static Expr symbol(std::string name);
+  static Expr min(Expr a, Expr b);
+  static Expr max(Expr a, Expr b);
+  static Expr ceilDiv(Expr a, Expr b);
+  friend Expr operator+(Expr a, Expr b);
+  friend Expr operator-(Expr a, Expr b);
+  friend Expr operator*(Expr a, Expr b);
+  friend Expr operator/(Expr a, Expr b);
+  friend Expr operator-(Expr a);
+
+  /// Parses text; malformed text throws ParseError with the 1-based column.
+  static Expr parse(std::string_view text);
+
+  Kind kind() const;
+  int64_t integerValue() const;      ///< Kind::Integer only.
+  double realValue() const;          ///< Kind::Real only.
+  const std::string &name() const;   ///< Kind::Symbol only.
+  const Expr &lhs() const;           ///< Binary kinds, and Neg's operand.
+  const Expr &rhs() const;           ///< Binary kinds only.
+  bool isConstant() const { return kind() == Kind::Integer || kind() == Kind::Real; }
+
+  /// Text that parse() turns back into an equal tree.
+  std::string str() const;
+
+  /// Constant folding and collection of like terms (polynomial normal form over the non-polynomial
+  /// parts: symbols, min/max/ceil_div and divisions that are not exact). Never changes the value.
+  Expr simplified() const;
+
+  /// Replaces bound symbols by their values and simplifies; unbound symbols stay.
+  Expr substituted(const Bindings &bindings) const;
+
+  /// Evaluates with 64-bit integers while exact and doubles otherwise. Throws UnboundSymbolsError
+  /// naming every unbound symbol, and Error on integer overflow or division by zero.
+  Number evaluate(const Bindings &bindings = {}) const;
+
+  std::set<std::string> symbols() const;
+
+  /// Structural equality (the same tree), not mathematical equivalence.
+  bool operator==(const Expr &other) const;
+  bool operator!=(const Expr &other) const { return !(*this == other); }
+
+  struct Node;
+
+private:
+  explicit Expr(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
+  static Expr make(Kind kind, Expr a, Expr b);
+  std::shared_ptr<const Node> node_;
+};
+
+} // namespace roofcheck

@@ -1,0 +1,674 @@
+#include "roofcheck/Contracts.h"
+
+#include "roofcheck/Roofline.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace roofcheck {
+
+// ------------------------------------------------------------------------------------ helpers
+
+namespace {
+
+Json optionalJson(const std::optional<double> &v) { return v ? Json(*v) : Json(nullptr); }
+Json optionalJson(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
+Json optionalJson(const std::optional<std::string> &v) { return v ? Json(*v) : Json(nullptr); }
+Json optionalJson(const std::optional<bool> &v) { return v ? Json(*v) : Json(nullptr); }
+
+std::optional<bool> optionalBoolean(const FieldReader &r, const std::string &key) {
+  if (!r.has(key) || r.json().at(key).is_null())
+    return std::nullopt;
+  return r.boolean(key);
+}
+
+Json toJson(const Quantity &q) {
+  return Json{{"expr", q.known() ? Json(q.expr) : Json(nullptr)}, {"value", optionalJson(q.value)}};
+}
+
+Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
+  FieldReader r = parent.object(key);
+  Quantity q;
+  if (auto expr = r.optionalString("expr")) {
+    try {
+      Expr::parse(*expr);
+    } catch (const ParseError &e) {
+      r.fail("expr", std::string("not an expression: ") + e.what());
+    }
+    q.expr = *expr;
+  } else if (!r.has("expr")) {
+    r.fail("expr", "missing");
+  }
+  q.value = r.optionalNumber("value");
+  return q;
+}
+
+Json toJson(const Dim3 &d) { return Json::array({d[0], d[1], d[2]}); }
+
+Dim3 dim3From(const FieldReader &r, const std::string &key) {
+  const Json &v = r.raw(key);
+  if (!v.is_array() || v.size() != 3)
+    r.fail(key, "must be an array of three positive integers");
+  Dim3 d{};
+  for (size_t i = 0; i < 3; ++i) {
+    if (!v[i].is_number_integer() || v[i].get<int64_t>() < 1)
+      r.fail(key, "must be an array of three positive integers");
+    d[i] = v[i].get<int64_t>();
+  }
+  return d;
+}
+
+int64_t nonNegativeInteger(const FieldReader &r, const std::string &key) {
+  int64_t v = r.integer(key);
+  if (v < 0)
+    r.fail(key, "must not be negative, found " + std::to_string(v));
+  return v;
+}
+
+int intField(const FieldReader &r, const std::string &key) {
+  int64_t v = r.integer(key);
+  if (v < INT32_MIN || v > INT32_MAX)
+    r.fail(key, "out of range");
+  return static_cast<int>(v);
+}
+
+template <typename Document, typename FromJson>
+Document loadDocument(const std::string &path, const char *schema, FromJson fromJson) {
+  Json json = readJsonFile(path);
+  requireSchema(json, schema, path);
+  try {
+    return fromJson(json, path);
+  } catch (const Error &e) {
+    std::string message = e.what();
+    if (message.rfind(path, 0) == 0)
+      throw;
+    throw Error(path + ": " + message);
+  }
+}
+
+Json toJson(const ClockSample &c) {
+  return Json{{"sm_mhz", optionalJson(c.smMHz)}, {"memory_mhz", optionalJson(c.memoryMHz)}};
+}
+
+ClockSample clocksFrom(const FieldReader &parent, const std::string &key) {
+  ClockSample c;
+  if (auto r = parent.optionalObject(key)) {
+    c.smMHz = r->optionalNumber("sm_mhz");
+    c.memoryMHz = r->optionalNumber("memory_mhz");
+  }
+  return c;
+}
+
+Json toJson(const DeviceInfo &d) {
+  return Json{{"index", d.index},
+              {"name", d.name},
+              {"uuid", d.uuid},
+              {"compute_capability", d.computeCapability},
+              {"multiprocessors", d.multiprocessors},
+              {"l2_bytes", d.l2Bytes},
+              {"memory_bytes", d.memoryBytes}};
+}
+
+DeviceInfo deviceFrom(const FieldReader &r) {
+  DeviceInfo d;
+  d.index = intField(r, "index");
+  d.name = r.string("name");
+  d.uuid = r.optionalString("uuid").value_or("");
+  d.computeCapability = r.string("compute_capability");
+  d.multiprocessors = intField(r, "multiprocessors");
+  d.l2Bytes = nonNegativeInteger(r, "l2_bytes");
+  d.memoryBytes = r.has("memory_bytes") ? nonNegativeInteger(r, "memory_bytes") : 0;
+  return d;
+}
+
+} // namespace
+
+Quantity Quantity::of(const Expr &e, const Bindings &bindings) {
+  Quantity q;
+  Expr simple = e.simplified();
+  q.expr = simple.str();
+  try {
+    q.value = simple.evaluate(bindings).toDouble();
+  } catch (const Error &) {
+    q.value = std::nullopt;
+  }
+  return q;
+}
+
+std::optional<double> Quantity::evaluate(const Bindings &bindings) const {
+  if (!known())
+    return std::nullopt;
+  try {
+    return Expr::parse(expr).evaluate(bindings).toDouble();
+  } catch (const Error &) {
+    return std::nullopt;
+  }
+}
+
+// ----------------------------------------------------------------------------------- static/1
+
+Json toJson(const StaticDocument &doc) {
+  Json kernels = Json::array();
+  for (const StaticKernel &k : doc.kernels) {
+    Json params = Json::array();
+    for (const KernelParam &p : k.params)
+      params.push_back({{"index", p.index}, {"name", p.name}, {"type", p.type}, {"size", p.size}});
+    Json accesses = Json::array();
+    for (const GlobalAccess &a : k.accesses)
+      accesses.push_back({{"pointer", a.pointer},
+                          {"file", a.file},
+                          {"line", a.line},
+                          {"column", a.column},
+                          {"kind", a.kind},
+                          {"stride_bytes", optionalJson(a.strideBytes)},
+                          {"sectors_per_request", optionalJson(a.sectorsPerRequest)},
+                          {"coalesced", optionalJson(a.coalesced)}});
+    Json unknowns = Json::array();
+    for (const Unknown &u : k.unknowns)
+      unknowns.push_back({{"reason", u.reason}, {"file", u.file}, {"line", u.line}, {"column", u.column}});
+    kernels.push_back({{"name", k.name},
+                       {"mangled", k.mangled},
+                       {"file", k.file},
+                       {"line", k.line},
+                       {"params", params},
+                       {"flops",
+                        {{"total", toJson(k.flops.total)},
+                         {"fp64", toJson(k.flops.fp64)},
+                         {"fp32", toJson(k.flops.fp32)},
+                         {"fp16", toJson(k.flops.fp16)},
+                         {"bf16", toJson(k.flops.bf16)},
+                         {"tensor", toJson(k.flops.tensor)},
+                         {"special", toJson(k.flops.special)}}},
+                       {"bytes",
+                        {{"read", toJson(k.bytes.read)},
+                         {"write", toJson(k.bytes.write)},
+                         {"ideal", toJson(k.bytes.ideal)},
+                         {"predicted", toJson(k.bytes.predicted)}}},
+                       {"intensity", {{"ideal", toJson(k.intensity.ideal)}, {"predicted", toJson(k.intensity.predicted)}}},
+                       {"accesses", accesses},
+                       {"unknowns", unknowns}});
+  }
+  return Json{{"schema", StaticSchema}, {"generator", doc.generator}, {"arch", doc.arch}, {"kernels", kernels}};
+}
+
+StaticDocument staticFromJson(const Json &json, const std::string &source) {
+  requireSchema(json, StaticSchema, source);
+  FieldReader top(json, "");
+  StaticDocument doc;
+  doc.generator = top.string("generator");
+  doc.arch = top.string("arch");
+  for (const FieldReader &kr : top.array("kernels")) {
+    StaticKernel k;
+    k.name = kr.string("name");
+    k.mangled = kr.string("mangled");
+    k.file = kr.string("file");
+    k.line = intField(kr, "line");
+    for (const FieldReader &pr : kr.array("params"))
+      k.params.push_back({intField(pr, "index"), pr.string("name"), pr.string("type"), nonNegativeInteger(pr, "size")});
+    FieldReader fr = kr.object("flops");
+    k.flops = {quantityFrom(fr, "total"), quantityFrom(fr, "fp64"), quantityFrom(fr, "fp32"), quantityFrom(fr, "fp16"),
+               quantityFrom(fr, "bf16"),  quantityFrom(fr, "tensor"), quantityFrom(fr, "special")};
+    FieldReader br = kr.object("bytes");
+    k.bytes = {quantityFrom(br, "read"), quantityFrom(br, "write"), quantityFrom(br, "ideal"), quantityFrom(br, "predicted")};
+    FieldReader ir = kr.object("intensity");
+    k.intensity = {quantityFrom(ir, "ideal"), quantityFrom(ir, "predicted")};
+    for (const FieldReader &ar : kr.array("accesses")) {
+      GlobalAccess a;
+      a.pointer = ar.string("pointer");
+      a.file = ar.string("file");
+      a.line = intField(ar, "line");
+      a.column = intField(ar, "column");
+      a.kind = ar.string("kind");
+      if (a.kind != "load" && a.kind != "store" && a.kind != "atomic")
+        ar.fail("kind", "must be \"load\", \"store\" or \"atomic\", found \"" + a.kind + "\"");
+      a.strideBytes = ar.optionalInteger("stride_bytes");
+      a.sectorsPerRequest = ar.optionalNumber("sectors_per_request");
+      a.coalesced = optionalBoolean(ar, "coalesced");
+      k.accesses.push_back(std::move(a));
+    }
+    for (const FieldReader &ur : kr.array("unknowns"))
+      k.unknowns.push_back({ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column")});
+    doc.kernels.push_back(std::move(k));
+  }
+  return doc;
+}
+
+StaticDocument loadStaticFile(const std::string &path) {
+  return loadDocument<StaticDocument>(path, StaticSchema, staticFromJson);
+}
+
+void saveStaticFile(const std::string &path, const StaticDocument &doc) { writeJsonFile(path, toJson(doc)); }
+
+// --------------------------------------------------------------------------------- measured/1
+
+std::optional<double> MeasuredFlops::total() const {
+  if (!fp64 && !fp32 && !fp16)
+    return std::nullopt;
+  return fp64.value_or(0) + fp32.value_or(0) + fp16.value_or(0);
+}
+
+MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics) {
+  auto precision = [&](const char *add, const char *mul, const char *fma) -> std::optional<double> {
+    auto metric = [&](const char *op) -> std::optional<double> {
+      auto it = metrics.find(std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum");
+      if (it == metrics.end())
+        return std::nullopt;
+      return it->second;
+    };
+    auto a = metric(add), m = metric(mul), f = metric(fma);
+    if (!a || !m || !f)
+      return std::nullopt;
+    return *a + *m + 2 * *f;
+  };
+  MeasuredFlops out;
+  out.fp64 = precision("dadd", "dmul", "dfma");
+  out.fp32 = precision("fadd", "fmul", "ffma");
+  out.fp16 = precision("hadd", "hmul", "hfma");
+  return out;
+}
+
+Json toJson(const MeasuredHeader &h) {
+  Json devices = Json::array();
+  for (const DeviceInfo &d : h.devices)
+    devices.push_back(toJson(d));
+  return Json{{"schema", MeasuredSchema},
+              {"record", "header"},
+              {"pid", h.pid},
+              {"rank", optionalJson(h.rank)},
+              {"program", h.program},
+              {"started", h.started},
+              {"roofcheck_version", h.roofcheckVersion},
+              {"driver_version", h.driverVersion},
+              {"cuda_version", h.cudaVersion},
+              {"cupti_version", optionalJson(h.cuptiVersion)},
+              {"devices", devices},
+              {"clocks", toJson(h.clocks)},
+              {"replay_passes", optionalJson(h.replayPasses)},
+              {"options", h.options}};
+}
+
+Json toJson(const Launch &l) {
+  Json args = Json::array();
+  for (const KernelArgument &a : l.args)
+    args.push_back({{"index", a.index}, {"offset", a.offset}, {"size", a.size}, {"hex", a.hex}, {"value", optionalJson(a.value)}});
+  Json metrics = Json::object();
+  for (const auto &[name, value] : l.metrics)
+    metrics[name] = value;
+  return Json{{"record", "launch"},
+              {"index", l.index},
+              {"name", l.name},
+              {"mangled", l.mangled},
+              {"device", l.device},
+              {"context", l.context},
+              {"stream", l.stream},
+              {"grid", toJson(l.grid)},
+              {"block", toJson(l.block)},
+              {"cluster", toJson(l.cluster)},
+              {"shared_dynamic", l.sharedDynamic},
+              {"shared_static", l.sharedStatic},
+              {"registers", l.registers},
+              {"args", args},
+              {"nvtx", l.nvtx},
+              {"duration_ns", optionalJson(l.durationNs)},
+              {"profiled", l.profiled},
+              {"metrics", metrics}};
+}
+
+namespace {
+
+MeasuredHeader headerFrom(const FieldReader &r) {
+  MeasuredHeader h;
+  h.pid = r.integer("pid");
+  h.rank = r.optionalInteger("rank");
+  for (const Json &arg : r.raw("program")) {
+    if (!arg.is_string())
+      r.fail("program", "must be an array of strings");
+    h.program.push_back(arg.get<std::string>());
+  }
+  h.started = r.string("started");
+  h.roofcheckVersion = r.string("roofcheck_version");
+  h.driverVersion = r.string("driver_version");
+  h.cudaVersion = r.string("cuda_version");
+  h.cuptiVersion = r.optionalInteger("cupti_version");
+  for (const FieldReader &dr : r.array("devices"))
+    h.devices.push_back(deviceFrom(dr));
+  h.clocks = clocksFrom(r, "clocks");
+  h.replayPasses = r.optionalInteger("replay_passes");
+  if (r.has("options"))
+    h.options = r.raw("options");
+  return h;
+}
+
+uint64_t unsignedField(const FieldReader &r, const std::string &key) {
+  const Json &v = r.raw(key);
+  if (v.is_number_unsigned())
+    return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0)
+    return static_cast<uint64_t>(v.get<int64_t>());
+  r.fail(key, "must be a non-negative integer");
+}
+
+Launch launchFrom(const FieldReader &r) {
+  Launch l;
+  l.index = nonNegativeInteger(r, "index");
+  l.name = r.string("name");
+  l.mangled = r.string("mangled");
+  l.device = intField(r, "device");
+  l.context = unsignedField(r, "context");
+  l.stream = unsignedField(r, "stream");
+  l.grid = dim3From(r, "grid");
+  l.block = dim3From(r, "block");
+  l.cluster = r.has("cluster") ? dim3From(r, "cluster") : Dim3{1, 1, 1};
+  l.sharedDynamic = nonNegativeInteger(r, "shared_dynamic");
+  l.sharedStatic = nonNegativeInteger(r, "shared_static");
+  l.registers = intField(r, "registers");
+  for (const FieldReader &ar : r.optionalArray("args"))
+    l.args.push_back({intField(ar, "index"), nonNegativeInteger(ar, "offset"), nonNegativeInteger(ar, "size"),
+                      ar.string("hex"), ar.optionalInteger("value")});
+  if (r.has("nvtx"))
+    for (const Json &range : r.raw("nvtx")) {
+      if (!range.is_string())
+        r.fail("nvtx", "must be an array of strings");
+      l.nvtx.push_back(range.get<std::string>());
+    }
+  l.durationNs = r.optionalInteger("duration_ns");
+  if (l.durationNs && *l.durationNs < 0)
+    r.fail("duration_ns", "must not be negative");
+  l.profiled = r.boolean("profiled");
+  if (auto mr = r.optionalObject("metrics"))
+    for (const auto &[name, value] : mr->json().items()) {
+      double v = mr->number(name);
+      if (v < 0)
+        mr->fail(name, "must not be negative");
+      l.metrics[name] = v;
+    }
+  return l;
+}
+
+} // namespace
+
+MeasuredFile loadMeasuredFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(path + ": cannot open: " + std::strerror(errno));
+  MeasuredFile file;
+  std::string line;
+  int64_t number = 0;
+  bool sawHeader = false;
+  std::vector<std::string> lines;
+  while (std::getline(in, line))
+    lines.push_back(line);
+  bool endsWithNewline = false;
+  {
+    std::ifstream tail(path, std::ios::binary | std::ios::ate);
+    auto size = tail.tellg();
+    if (size > 0) {
+      tail.seekg(-1, std::ios::end);
+      endsWithNewline = tail.get() == '\n';
+    }
+  }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    number = static_cast<int64_t>(i) + 1;
+    const std::string &text = lines[i];
+    if (text.find_first_not_of(" \t\r") == std::string::npos)
+      continue;
+    std::string where = path + ":" + std::to_string(number);
+    Json record;
+    try {
+      record = Json::parse(text);
+    } catch (const Json::parse_error &) {
+      bool last = i + 1 == lines.size();
+      if (last && !endsWithNewline && sawHeader) {
+        file.warnings.push_back(where + ": truncated last record skipped (the program stopped mid-write)");
+        continue;
+      }
+      throw Error(where + ": not a JSON record");
+    }
+    try {
+      if (!sawHeader) {
+        requireSchema(record, MeasuredSchema, where);
+        FieldReader r(record, "");
+        if (r.string("record") != "header")
+          r.fail("record", "the first record must be the header");
+        file.header = headerFrom(r);
+        sawHeader = true;
+        continue;
+      }
+      FieldReader r(record, "");
+      std::string kind = r.string("record");
+      if (kind == "launch")
+        file.launches.push_back(launchFrom(r));
+      else if (kind == "header")
+        r.fail("record", "a second header");
+      // Other record kinds (clock samples, summaries) are for humans and later versions: skipped.
+    } catch (const Error &e) {
+      std::string message = e.what();
+      if (message.rfind(where, 0) == 0)
+        throw;
+      throw Error(where + ": " + message);
+    }
+  }
+  if (!sawHeader)
+    throw Error(path + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
+  return file;
+}
+
+// --------------------------------------------------------------------------------- ceilings/1
+
+namespace {
+
+Json toJson(const Provenance &p) {
+  return Json{{"kernel", p.kernel},
+              {"parameters", p.parameters},
+              {"repetitions", p.repetitions},
+              {"median", p.median},
+              {"min", p.min},
+              {"max", p.max},
+              {"clocks_before", toJson(p.clocksBefore)},
+              {"clocks_during", toJson(p.clocksDuring)},
+              {"clocks_after", toJson(p.clocksAfter)}};
+}
+
+Provenance provenanceFrom(const FieldReader &parent) {
+  FieldReader r = parent.object("provenance");
+  Provenance p;
+  p.kernel = r.string("kernel");
+  if (r.has("parameters"))
+    p.parameters = r.raw("parameters");
+  p.repetitions = intField(r, "repetitions");
+  if (p.repetitions < 1)
+    r.fail("repetitions", "must be at least 1");
+  p.median = r.positiveNumber("median");
+  p.min = r.positiveNumber("min");
+  p.max = r.positiveNumber("max");
+  if (!(p.min <= p.median && p.median <= p.max))
+    r.fail("median", "must lie between min and max");
+  p.clocksBefore = clocksFrom(r, "clocks_before");
+  p.clocksDuring = clocksFrom(r, "clocks_during");
+  p.clocksAfter = clocksFrom(r, "clocks_after");
+  return p;
+}
+
+} // namespace
+
+const MemoryCeiling *CeilingsDocument::bestMemory(const std::string &level) const {
+  const MemoryCeiling *best = nullptr;
+  for (const MemoryCeiling &c : memory)
+    if (c.level == level && (!best || c.bytesPerSecond > best->bytesPerSecond))
+      best = &c;
+  return best;
+}
+
+const ComputeCeiling *CeilingsDocument::bestCompute(const std::string &bucket, const std::string &dtype) const {
+  const ComputeCeiling *best = nullptr;
+  for (const ComputeCeiling &c : compute)
+    if (c.bucket == bucket && (dtype.empty() || c.dtype == dtype) &&
+        (!best || c.flopsPerSecond > best->flopsPerSecond))
+      best = &c;
+  return best;
+}
+
+Json toJson(const CeilingsDocument &doc) {
+  Json memory = Json::array();
+  for (const MemoryCeiling &m : doc.memory)
+    memory.push_back({{"level", m.level},
+                      {"variant", m.variant},
+                      {"bytes_per_second", m.bytesPerSecond},
+                      {"provenance", toJson(m.provenance)}});
+  Json compute = Json::array();
+  for (const ComputeCeiling &c : doc.compute)
+    compute.push_back({{"bucket", c.bucket},
+                       {"dtype", c.dtype},
+                       {"path", c.path},
+                       {"flops_per_second", c.flopsPerSecond},
+                       {"provenance", toJson(c.provenance)}});
+  return Json{{"schema", CeilingsSchema},
+              {"roofcheck_version", doc.roofcheckVersion},
+              {"measured_at", doc.measuredAt},
+              {"device", toJson(doc.device)},
+              {"driver_version", doc.driverVersion},
+              {"cuda_version", doc.cudaVersion},
+              {"memory", memory},
+              {"compute", compute},
+              {"environment", doc.environment}};
+}
+
+CeilingsDocument ceilingsFromJson(const Json &json, const std::string &source) {
+  requireSchema(json, CeilingsSchema, source);
+  FieldReader top(json, "");
+  CeilingsDocument doc;
+  doc.roofcheckVersion = top.string("roofcheck_version");
+  doc.measuredAt = top.string("measured_at");
+  doc.device = deviceFrom(top.object("device"));
+  doc.driverVersion = top.string("driver_version");
+  doc.cudaVersion = top.string("cuda_version");
+  for (const FieldReader &r : top.array("memory")) {
+    MemoryCeiling m{r.string("level"), r.string("variant"), r.positiveNumber("bytes_per_second"), provenanceFrom(r)};
+    doc.memory.push_back(std::move(m));
+  }
+  for (const FieldReader &r : top.array("compute")) {
+    ComputeCeiling c{r.string("bucket"), r.string("dtype"), r.string("path"), r.positiveNumber("flops_per_second"),
+                     provenanceFrom(r)};
+    if (!parseFlopBucket(c.bucket))
+      r.fail("bucket", "unknown bucket \"" + c.bucket + "\" (fp64, fp32, fp16, bf16, tensor)");
+    doc.compute.push_back(std::move(c));
+  }
+  if (top.has("environment"))
+    doc.environment = top.raw("environment");
+  return doc;
+}
+
+CeilingsDocument loadCeilingsFile(const std::string &path) {
+  return loadDocument<CeilingsDocument>(path, CeilingsSchema, ceilingsFromJson);
+}
+
+void saveCeilingsFile(const std::string &path, const CeilingsDocument &doc) { writeJsonFile(path, toJson(doc)); }
+
+// ----------------------------------------------------------------------------------- report/1
+
+namespace {
+
+Json toJson(const Explanation &e) {
+  return Json{{"kind", e.kind}, {"severity", e.severity}, {"message", e.message}, {"evidence", e.evidence}};
+}
+
+Explanation explanationFrom(const FieldReader &r) {
+  Explanation e{r.string("kind"), r.string("severity"), r.string("message"), {}};
+  if (e.severity != "note" && e.severity != "warning" && e.severity != "error")
+    r.fail("severity", "must be \"note\", \"warning\" or \"error\"");
+  for (const Json &item : r.raw("evidence")) {
+    if (!item.is_string())
+      r.fail("evidence", "must be an array of strings");
+    e.evidence.push_back(item.get<std::string>());
+  }
+  return e;
+}
+
+} // namespace
+
+Json toJson(const ReportDocument &doc) {
+  Json kernels = Json::array();
+  for (const ReportKernel &k : doc.kernels) {
+    Json explanations = Json::array();
+    for (const Explanation &e : k.explanations)
+      explanations.push_back(toJson(e));
+    kernels.push_back({{"name", k.name},
+                       {"mangled", k.mangled},
+                       {"launches", k.launches},
+                       {"time_ns", k.timeNs},
+                       {"time_share", k.timeShare},
+                       {"intensity",
+                        {{"predicted_ideal", optionalJson(k.predictedIntensityIdeal)},
+                         {"predicted", optionalJson(k.predictedIntensityPredicted)},
+                         {"measured", optionalJson(k.measuredIntensity)}}},
+                       {"flops_per_second", optionalJson(k.flopsPerSecond)},
+                       {"bytes_per_second", optionalJson(k.bytesPerSecond)},
+                       {"roof", optionalJson(k.roof)},
+                       {"fraction_of_roof", optionalJson(k.fractionOfRoof)},
+                       {"bound", {{"predicted", optionalJson(k.boundPredicted)}, {"measured", optionalJson(k.boundMeasured)}}},
+                       {"traffic_ratio", optionalJson(k.trafficRatio)},
+                       {"explanations", explanations}});
+  }
+  Json problems = Json::array();
+  for (const Explanation &e : doc.problems)
+    problems.push_back(toJson(e));
+  return Json{{"schema", ReportSchema},
+              {"generator", doc.generator},
+              {"inputs", doc.inputs},
+              {"device", doc.device ? toJson(*doc.device) : Json(nullptr)},
+              {"kernels", kernels},
+              {"problems", problems}};
+}
+
+ReportDocument reportFromJson(const Json &json, const std::string &source) {
+  requireSchema(json, ReportSchema, source);
+  FieldReader top(json, "");
+  ReportDocument doc;
+  doc.generator = top.string("generator");
+  for (const Json &input : top.raw("inputs")) {
+    if (!input.is_string())
+      top.fail("inputs", "must be an array of strings");
+    doc.inputs.push_back(input.get<std::string>());
+  }
+  if (auto dr = top.optionalObject("device"))
+    doc.device = deviceFrom(*dr);
+  for (const FieldReader &r : top.array("kernels")) {
+    ReportKernel k;
+    k.name = r.string("name");
+    k.mangled = r.string("mangled");
+    k.launches = nonNegativeInteger(r, "launches");
+    k.timeNs = r.number("time_ns");
+    k.timeShare = r.number("time_share");
+    if (k.timeNs < 0)
+      r.fail("time_ns", "must not be negative");
+    if (k.timeShare < 0 || k.timeShare > 1)
+      r.fail("time_share", "must lie between 0 and 1");
+    FieldReader ir = r.object("intensity");
+    k.predictedIntensityIdeal = ir.optionalNumber("predicted_ideal");
+    k.predictedIntensityPredicted = ir.optionalNumber("predicted");
+    k.measuredIntensity = ir.optionalNumber("measured");
+    k.flopsPerSecond = r.optionalNumber("flops_per_second");
+    k.bytesPerSecond = r.optionalNumber("bytes_per_second");
+    k.roof = r.optionalNumber("roof");
+    k.fractionOfRoof = r.optionalNumber("fraction_of_roof");
+    FieldReader br = r.object("bound");
+    k.boundPredicted = br.optionalString("predicted");
+    k.boundMeasured = br.optionalString("measured");
+    k.trafficRatio = r.optionalNumber("traffic_ratio");
+    for (const FieldReader &er : r.array("explanations"))
+      k.explanations.push_back(explanationFrom(er));
+    doc.kernels.push_back(std::move(k));
+  }
+  for (const FieldReader &er : top.array("problems"))
+    doc.problems.push_back(explanationFrom(er));
+  return doc;
+}
+
+ReportDocument loadReportFile(const std::string &path) {
+  return loadDocument<ReportDocument>(path, ReportSchema, reportFromJson);
+}
+
+void saveReportFile(const std::string &path, const ReportDocument &doc) { writeJsonFile(path, toJson(doc)); }
+
+} // namespace roofcheck

@@ -1,0 +1,835 @@
+#include "roofcheck/Expr.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
+namespace roofcheck {
+
+struct Expr::Node {
+  Kind kind = Kind::Integer;
+  int64_t integer = 0;
+  double real = 0.0;
+  std::string name;
+  Expr a, b; // empty (no node) for leaves
+  Node() : a(std::shared_ptr<const Node>()), b(std::shared_ptr<const Node>()) {}
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Number
+
+Number Number::real(double value) {
+  Number n;
+  n.isInteger_ = false;
+  n.integer_ = 0;
+  n.real_ = value;
+  return n;
+}
+
+std::string Number::str() const {
+  if (isInteger_)
+    return std::to_string(integer_);
+  if (std::isnan(real_))
+    return "nan";
+  if (std::isinf(real_))
+    return real_ > 0 ? "inf" : "-inf";
+  // The shortest %g form that reads back as the same double.
+  char buffer[64];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, real_);
+    if (std::strtod(buffer, nullptr) == real_)
+      break;
+  }
+  std::string text = buffer;
+  if (text.find_first_of(".eEn") == std::string::npos)
+    text += ".0";
+  return text;
+}
+
+bool Number::operator==(const Number &other) const {
+  if (isInteger_ != other.isInteger_)
+    return false;
+  return isInteger_ ? integer_ == other.integer_ : real_ == other.real_;
+}
+
+UnboundSymbolsError::UnboundSymbolsError(std::set<std::string> names)
+    : Error([&] {
+        std::string message = "unbound symbol";
+        if (names.size() > 1)
+          message += "s";
+        std::string separator = ": ";
+        for (const auto &name : names) {
+          message += separator + name;
+          separator = ", ";
+        }
+        return message;
+      }()),
+      names_(std::move(names)) {}
+
+// ---------------------------------------------------------------------------------------------------
+// Construction and access
+
+Expr::Expr() : node_(std::make_shared<Node>()) {}
+
+Expr Expr::integer(int64_t value) {
+  auto node = std::make_shared<Node>();
+  node->kind = Kind::Integer;
+  node->integer = value;
+  return Expr(node);
+}
+
+Expr Expr::real(double value) {
+  auto node = std::make_shared<Node>();
+  node->kind = Kind::Real;
+  node->real = value;
+  return Expr(node);
+}
+
+Expr Expr::number(Number value) {
+  return value.isInteger() ? integer(value.integer()) : real(value.toDouble());
+}
+
+Expr Expr::symbol(std::string name) {
+  auto node = std::make_shared<Node>();
+  node->kind = Kind::Symbol;
+  node->name = std::move(name);
+  return Expr(node);
+}
+
+Expr Expr::make(Kind kind, Expr a, Expr b) {
+  auto node = std::make_shared<Node>();
+  node->kind = kind;
+  node->a = std::move(a);
+  node->b = std::move(b);
+  return Expr(node);
+}
+
+Expr Expr::min(Expr a, Expr b) { return make(Kind::Min, std::move(a), std::move(b)); }
+Expr Expr::max(Expr a, Expr b) { return make(Kind::Max, std::move(a), std::move(b)); }
+Expr Expr::ceilDiv(Expr a, Expr b) { return make(Kind::CeilDiv, std::move(a), std::move(b)); }
+Expr operator+(Expr a, Expr b) { return Expr::make(Expr::Kind::Add, std::move(a), std::move(b)); }
+Expr operator-(Expr a, Expr b) { return Expr::make(Expr::Kind::Sub, std::move(a), std::move(b)); }
+Expr operator*(Expr a, Expr b) { return Expr::make(Expr::Kind::Mul, std::move(a), std::move(b)); }
+Expr operator/(Expr a, Expr b) { return Expr::make(Expr::Kind::Div, std::move(a), std::move(b)); }
+
+Expr operator-(Expr a) {
+  // A negated literal is a negative literal, so that printing and parsing agree on the tree.
+  if (a.kind() == Expr::Kind::Integer && a.integerValue() != std::numeric_limits<int64_t>::min())
+    return Expr::integer(-a.integerValue());
+  if (a.kind() == Expr::Kind::Real)
+    return Expr::real(-a.realValue());
+  return Expr::make(Expr::Kind::Neg, std::move(a), Expr());
+}
+
+Expr::Kind Expr::kind() const { return node_->kind; }
+int64_t Expr::integerValue() const { return node_->integer; }
+double Expr::realValue() const { return node_->real; }
+const std::string &Expr::name() const { return node_->name; }
+const Expr &Expr::lhs() const { return node_->a; }
+const Expr &Expr::rhs() const { return node_->b; }
+
+bool Expr::operator==(const Expr &other) const {
+  if (node_ == other.node_)
+    return true;
+  if (kind() != other.kind())
+    return false;
+  switch (kind()) {
+  case Kind::Integer:
+    return integerValue() == other.integerValue();
+  case Kind::Real:
+    return realValue() == other.realValue() || (std::isnan(realValue()) && std::isnan(other.realValue()));
+  case Kind::Symbol:
+    return name() == other.name();
+  case Kind::Neg:
+    return lhs() == other.lhs();
+  default:
+    return lhs() == other.lhs() && rhs() == other.rhs();
+  }
+}
+
+std::set<std::string> Expr::symbols() const {
+  std::set<std::string> out;
+  std::vector<const Expr *> stack{this};
+  while (!stack.empty()) {
+    const Expr *e = stack.back();
+    stack.pop_back();
+    switch (e->kind()) {
+    case Kind::Integer:
+    case Kind::Real:
+      break;
+    case Kind::Symbol:
+      out.insert(e->name());
+      break;
+    case Kind::Neg:
+      stack.push_back(&e->lhs());
+      break;
+    default:
+      stack.push_back(&e->lhs());
+      stack.push_back(&e->rhs());
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Printing
+
+namespace {
+
+int precedence(Expr::Kind kind) {
+  switch (kind) {
+  case Expr::Kind::Add:
+  case Expr::Kind::Sub:
+    return 1;
+  case Expr::Kind::Mul:
+  case Expr::Kind::Div:
+    return 2;
+  case Expr::Kind::Neg:
+    return 3;
+  case Expr::Kind::Integer:
+  case Expr::Kind::Real:
+    return 3; // a negative literal prints with a leading '-' and must be guarded like Neg
+  default:
+    return 4;
+  }
+}
+
+const char *binaryOperator(Expr::Kind kind) {
+  switch (kind) {
+  case Expr::Kind::Add:
+    return " + ";
+  case Expr::Kind::Sub:
+    return " - ";
+  case Expr::Kind::Mul:
+    return " * ";
+  case Expr::Kind::Div:
+    return " / ";
+  default:
+    return nullptr;
+  }
+}
+
+const char *functionName(Expr::Kind kind) {
+  switch (kind) {
+  case Expr::Kind::Min:
+    return "min";
+  case Expr::Kind::Max:
+    return "max";
+  case Expr::Kind::CeilDiv:
+    return "ceil_div";
+  default:
+    return nullptr;
+  }
+}
+
+void print(const Expr &e, std::string &out);
+
+void printOperand(const Expr &child, int minimumPrecedence, std::string &out) {
+  bool literalNonNegative = (child.kind() == Expr::Kind::Integer && child.integerValue() >= 0) ||
+                            (child.kind() == Expr::Kind::Real && !std::signbit(child.realValue()));
+  int childPrecedence = literalNonNegative ? 4 : precedence(child.kind());
+  bool parens = childPrecedence < minimumPrecedence;
+  if (parens)
+    out += '(';
+  print(child, out);
+  if (parens)
+    out += ')';
+}
+
+void print(const Expr &e, std::string &out) {
+  switch (e.kind()) {
+  case Expr::Kind::Integer:
+    out += std::to_string(e.integerValue());
+    return;
+  case Expr::Kind::Real:
+    out += Number::real(e.realValue()).str();
+    return;
+  case Expr::Kind::Symbol:
+    out += e.name();
+    return;
+  case Expr::Kind::Neg:
+    out += '-';
+    // "--x" would read back as Neg(Neg(x)) too, but keep a space-free, unambiguous form.
+    printOperand(e.lhs(), 4, out);
+    return;
+  case Expr::Kind::Min:
+  case Expr::Kind::Max:
+  case Expr::Kind::CeilDiv:
+    out += functionName(e.kind());
+    out += '(';
+    print(e.lhs(), out);
+    out += ", ";
+    print(e.rhs(), out);
+    out += ')';
+    return;
+  default: {
+    int p = precedence(e.kind());
+    // Left-associative: the left operand may share the precedence, the right one may not.
+    printOperand(e.lhs(), p, out);
+    out += binaryOperator(e.kind());
+    printOperand(e.rhs(), p + 1, out);
+  }
+  }
+}
+
+} // namespace
+
+std::string Expr::str() const {
+  std::string out;
+  print(*this, out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parsing: recursive descent with one token of look-ahead.
+
+namespace {
+
+class Parser {
+public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  Expr parseAll() {
+    skipSpace();
+    if (pos_ == text_.size())
+      fail("empty expression");
+    Expr e = parseSum();
+    skipSpace();
+    if (pos_ != text_.size())
+      fail(std::string("unexpected '") + text_[pos_] + "'");
+    return e;
+  }
+
+private:
+  static constexpr int maxDepth = 200;
+
+  [[noreturn]] void fail(const std::string &message) const { throw ParseError(message, pos_ + 1); }
+
+  void skipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+  }
+
+  bool accept(char c) {
+    skipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  void expect(char c) {
+    if (!accept(c)) {
+      if (pos_ == text_.size())
+        fail(std::string("expected '") + c + "' at end of text");
+      fail(std::string("expected '") + c + "', found '" + text_[pos_] + "'");
+    }
+  }
+
+  struct DepthGuard {
+    Parser &p;
+    explicit DepthGuard(Parser &parser) : p(parser) {
+      if (++p.depth_ > maxDepth)
+        p.fail("expression nested too deeply");
+    }
+    ~DepthGuard() { --p.depth_; }
+  };
+
+  Expr parseSum() {
+    DepthGuard guard(*this);
+    Expr e = parseProduct();
+    for (;;) {
+      if (accept('+'))
+        e = e + parseProduct();
+      else if (accept('-'))
+        e = e - parseProduct();
+      else
+        return e;
+    }
+  }
+
+  Expr parseProduct() {
+    Expr e = parseUnary();
+    for (;;) {
+      if (accept('*'))
+        e = e * parseUnary();
+      else if (accept('/'))
+        e = e / parseUnary();
+      else
+        return e;
+    }
+  }
+
+  Expr parseUnary() {
+    DepthGuard guard(*this);
+    if (accept('-'))
+      return -parseUnary();
+    if (accept('+'))
+      return parseUnary();
+    return parsePrimary();
+  }
+
+  Expr parsePrimary() {
+    skipSpace();
+    if (pos_ == text_.size())
+      fail("expected a number, a name or '(' at end of text");
+    char c = text_[pos_];
+    if (c == '(') {
+      ++pos_;
+      Expr e = parseSum();
+      expect(')');
+      return e;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.')
+      return parseNumber();
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_')
+      return parseName();
+    fail(std::string("unexpected '") + c + "'");
+  }
+
+  Expr parseNumber() {
+    size_t start = pos_;
+    bool isReal = false;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      isReal = true;
+      ++pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      isReal = true;
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
+        ++pos_;
+      size_t digits = pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+      if (digits == pos_)
+        fail("exponent without digits");
+    }
+    std::string literal(text_.substr(start, pos_ - start));
+    if (literal == ".") {
+      pos_ = start;
+      fail("unexpected '.'");
+    }
+    if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      fail("a name cannot start with a digit");
+    if (!isReal) {
+      errno = 0;
+      char *end = nullptr;
+      unsigned long long value = std::strtoull(literal.c_str(), &end, 10);
+      if (errno == ERANGE || value > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max())) {
+        pos_ = start;
+        fail("integer literal '" + literal + "' does not fit in 64 bits");
+      }
+      return Expr::integer(static_cast<int64_t>(value));
+    }
+    double value = std::strtod(literal.c_str(), nullptr);
+    if (!std::isfinite(value)) {
+      pos_ = start;
+      fail("number '" + literal + "' is out of range");
+    }
+    return Expr::real(value);
+  }
+
+  std::string identifier() {
+    size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
+  Expr parseName() {
+    size_t start = pos_;
+    std::string name = identifier();
+    // Member names such as gridDim.x are one symbol.
+    while (pos_ + 1 < text_.size() && text_[pos_] == '.' &&
+           (std::isalpha(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == '_')) {
+      ++pos_;
+      name += "." + identifier();
+    }
+    skipSpace();
+    if (pos_ < text_.size() && text_[pos_] == '(') {
+      Expr::Kind kind;
+      if (name == "min")
+        kind = Expr::Kind::Min;
+      else if (name == "max")
+        kind = Expr::Kind::Max;
+      else if (name == "ceil_div")
+        kind = Expr::Kind::CeilDiv;
+      else {
+        pos_ = start;
+        fail("unknown function '" + name + "' (known: min, max, ceil_div)");
+      }
+      ++pos_;
+      Expr a = parseSum();
+      expect(',');
+      Expr b = parseSum();
+      expect(')');
+      switch (kind) {
+      case Expr::Kind::Min:
+        return Expr::min(a, b);
+      case Expr::Kind::Max:
+        return Expr::max(a, b);
+      default:
+        return Expr::ceilDiv(a, b);
+      }
+    }
+    return Expr::symbol(std::move(name));
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+} // namespace
+
+Expr Expr::parse(std::string_view text) { return Parser(text).parseAll(); }
+
+// ---------------------------------------------------------------------------------------------------
+// Arithmetic on Numbers, shared by evaluation and simplification.
+
+namespace {
+
+class OverflowError : public Error {
+public:
+  using Error::Error;
+};
+
+int64_t floorDivide(int64_t a, int64_t b) {
+  if (a == std::numeric_limits<int64_t>::min() && b == -1)
+    throw OverflowError("integer overflow in division");
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+
+Number negate(const Number &x) {
+  if (!x.isInteger())
+    return Number::real(-x.toDouble());
+  if (x.integer() == std::numeric_limits<int64_t>::min())
+    throw OverflowError("integer overflow in -(" + x.str() + ")");
+  return -x.integer();
+}
+
+Number apply(Expr::Kind kind, const Number &x, const Number &y) {
+  bool integers = x.isInteger() && y.isInteger();
+  int64_t r = 0;
+  switch (kind) {
+  case Expr::Kind::Add:
+    if (!integers)
+      return Number::real(x.toDouble() + y.toDouble());
+    if (__builtin_add_overflow(x.integer(), y.integer(), &r))
+      throw OverflowError("integer overflow in " + x.str() + " + " + y.str());
+    return r;
+  case Expr::Kind::Sub:
+    if (!integers)
+      return Number::real(x.toDouble() - y.toDouble());
+    if (__builtin_sub_overflow(x.integer(), y.integer(), &r))
+      throw OverflowError("integer overflow in " + x.str() + " - " + y.str());
+    return r;
+  case Expr::Kind::Mul:
+    if (!integers)
+      return Number::real(x.toDouble() * y.toDouble());
+    if (__builtin_mul_overflow(x.integer(), y.integer(), &r))
+      throw OverflowError("integer overflow in " + x.str() + " * " + y.str());
+    return r;
+  case Expr::Kind::Div:
+  case Expr::Kind::CeilDiv:
+    if (y.toDouble() == 0.0)
+      throw Error("division by zero: " + x.str() + (kind == Expr::Kind::Div ? " / " : " ceil_div ") + y.str());
+    if (!integers) {
+      double q = x.toDouble() / y.toDouble();
+      return Number::real(kind == Expr::Kind::Div ? q : std::ceil(q));
+    }
+    if (kind == Expr::Kind::Div)
+      return floorDivide(x.integer(), y.integer());
+    return negate(floorDivide(negate(x).integer(), y.integer()));
+  case Expr::Kind::Min:
+    if (integers)
+      return std::min(x.integer(), y.integer());
+    return Number::real(std::min(x.toDouble(), y.toDouble()));
+  case Expr::Kind::Max:
+    if (integers)
+      return std::max(x.integer(), y.integer());
+    return Number::real(std::max(x.toDouble(), y.toDouble()));
+  default:
+    throw Error("internal: not a binary operator");
+  }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// Evaluation
+
+Number Expr::evaluate(const Bindings &bindings) const {
+  std::set<std::string> unbound;
+  for (const auto &name : symbols())
+    if (!bindings.count(name))
+      unbound.insert(name);
+  if (!unbound.empty())
+    throw UnboundSymbolsError(std::move(unbound));
+
+  struct Evaluator {
+    const Bindings &bindings;
+    Number operator()(const Expr &e) const {
+      switch (e.kind()) {
+      case Kind::Integer:
+        return e.integerValue();
+      case Kind::Real:
+        return Number::real(e.realValue());
+      case Kind::Symbol:
+        return bindings.at(e.name());
+      case Kind::Neg:
+        return negate((*this)(e.lhs()));
+      default:
+        return apply(e.kind(), (*this)(e.lhs()), (*this)(e.rhs()));
+      }
+    }
+  };
+  try {
+    return Evaluator{bindings}(*this);
+  } catch (const OverflowError &overflow) {
+    throw Error(std::string(overflow.what()) + " while evaluating " + str());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Simplification: a polynomial normal form whose variables ("atoms") are symbols and the
+// non-polynomial sub-expressions, each simplified on its own.
+
+namespace {
+
+struct Monomial {
+  // Atom text -> power; std::map keeps the factors in a canonical order.
+  std::map<std::string, int> powers;
+  int degree() const {
+    int d = 0;
+    for (const auto &[atom, power] : powers)
+      d += power;
+    return d;
+  }
+  bool operator<(const Monomial &other) const {
+    if (degree() != other.degree())
+      return degree() > other.degree();
+    return powers < other.powers;
+  }
+};
+
+struct Polynomial {
+  std::map<Monomial, Number> terms; // zero coefficients are never stored
+  std::map<std::string, Expr> atoms;
+
+  static Polynomial constant(Number value) {
+    Polynomial p;
+    if (value.toDouble() != 0.0 || !value.isInteger())
+      p.terms[Monomial{}] = value;
+    return p;
+  }
+  static Polynomial atom(const Expr &e) {
+    Polynomial p;
+    std::string key = e.str();
+    p.atoms.emplace(key, e);
+    p.terms[Monomial{{{key, 1}}}] = int64_t{1};
+    return p;
+  }
+  bool isConstant() const { return terms.empty() || (terms.size() == 1 && terms.begin()->first.powers.empty()); }
+  Number constantValue() const { return terms.empty() ? Number(int64_t{0}) : terms.begin()->second; }
+
+  void addTerm(const Monomial &m, const Number &c) {
+    auto it = terms.find(m);
+    if (it == terms.end()) {
+      if (!(c.isInteger() && c.integer() == 0))
+        terms.emplace(m, c);
+      return;
+    }
+    it->second = apply(Expr::Kind::Add, it->second, c);
+    if (it->second.isInteger() && it->second.integer() == 0)
+      terms.erase(it);
+  }
+};
+
+constexpr size_t maxTerms = 512;
+
+Polynomial add(const Polynomial &x, const Polynomial &y, bool subtract) {
+  Polynomial out = x;
+  out.atoms.insert(y.atoms.begin(), y.atoms.end());
+  for (const auto &[m, c] : y.terms)
+    out.addTerm(m, subtract ? negate(c) : c);
+  return out;
+}
+
+Polynomial multiply(const Polynomial &x, const Polynomial &y) {
+  if (x.terms.size() * y.terms.size() > maxTerms)
+    throw OverflowError("expansion too large");
+  Polynomial out;
+  out.atoms = x.atoms;
+  out.atoms.insert(y.atoms.begin(), y.atoms.end());
+  for (const auto &[mx, cx] : x.terms)
+    for (const auto &[my, cy] : y.terms) {
+      Monomial m = mx;
+      for (const auto &[atom, power] : my.powers)
+        m.powers[atom] += power;
+      out.addTerm(m, apply(Expr::Kind::Mul, cx, cy));
+    }
+  return out;
+}
+
+// coefficient * factor * factor ..., built left to right so that it prints without parentheses.
+Expr termExpr(const Monomial &m, const Number &coefficient, const Polynomial &p) {
+  bool unit = coefficient.isInteger() && (coefficient.integer() == 1 || coefficient.integer() == -1);
+  std::optional<Expr> product;
+  if (m.powers.empty() || !unit)
+    product = Expr::number(coefficient);
+  for (const auto &[atom, power] : m.powers)
+    for (int i = 0; i < power; ++i)
+      product = product ? *product * p.atoms.at(atom) : p.atoms.at(atom);
+  if (unit && coefficient.integer() == -1 && !m.powers.empty())
+    return -*product;
+  return *product;
+}
+
+Expr toExpr(const Polynomial &p) {
+  if (p.terms.empty())
+    return Expr::integer(0);
+  // Canonical order (highest degree first, the constant last), except that a positive term leads
+  // when there is one, so that "n - 2 * m" does not print as "-2 * m + n".
+  std::vector<std::pair<Monomial, Number>> terms(p.terms.begin(), p.terms.end());
+  auto firstPositive = std::find_if(terms.begin(), terms.end(), [](const auto &t) { return t.second.toDouble() >= 0; });
+  if (firstPositive != terms.end())
+    std::rotate(terms.begin(), firstPositive, firstPositive + 1);
+  Expr sum = termExpr(terms[0].first, terms[0].second, p);
+  for (size_t i = 1; i < terms.size(); ++i) {
+    const auto &[m, c] = terms[i];
+    if (c.toDouble() < 0)
+      sum = sum - termExpr(m, negate(c), p);
+    else
+      sum = sum + termExpr(m, c, p);
+  }
+  return sum;
+}
+
+Polynomial toPolynomial(const Expr &e);
+
+// Exact division of every coefficient by an integer constant, when the result stays integral.
+bool divideExactly(const Polynomial &p, int64_t divisor, Polynomial &out) {
+  out.atoms = p.atoms;
+  for (const auto &[m, c] : p.terms) {
+    if (!c.isInteger() || c.integer() % divisor != 0)
+      return false;
+    out.terms[m] = floorDivide(c.integer(), divisor);
+  }
+  return true;
+}
+
+Polynomial simplifyFunction(const Expr &e) {
+  Polynomial a = toPolynomial(e.lhs());
+  Polynomial b = toPolynomial(e.rhs());
+  if (a.isConstant() && b.isConstant())
+    return Polynomial::constant(apply(e.kind(), a.constantValue(), b.constantValue()));
+  Expr sa = toExpr(a), sb = toExpr(b);
+  switch (e.kind()) {
+  case Expr::Kind::Div: {
+    if (b.isConstant()) {
+      Number d = b.constantValue();
+      if (d.isInteger() && d.integer() == 1)
+        return a;
+      if (d.isInteger() && d.integer() != 0) {
+        Polynomial q;
+        if (divideExactly(a, d.integer(), q))
+          return q;
+      }
+    }
+    return Polynomial::atom(sa / sb); // even x / x stays: it is not 1 when x is 0
+  }
+  case Expr::Kind::Min:
+    return sa == sb ? a : Polynomial::atom(Expr::min(sa, sb));
+  case Expr::Kind::Max:
+    return sa == sb ? a : Polynomial::atom(Expr::max(sa, sb));
+  case Expr::Kind::CeilDiv:
+    if (b.isConstant() && b.constantValue().isInteger() && b.constantValue().integer() == 1)
+      return a;
+    return Polynomial::atom(Expr::ceilDiv(sa, sb));
+  default:
+    break;
+  }
+  return Polynomial::atom(sa / sb);
+}
+
+Polynomial toPolynomial(const Expr &e) {
+  switch (e.kind()) {
+  case Expr::Kind::Integer:
+    return Polynomial::constant(e.integerValue());
+  case Expr::Kind::Real:
+    return Polynomial::constant(Number::real(e.realValue()));
+  case Expr::Kind::Symbol:
+    return Polynomial::atom(e);
+  case Expr::Kind::Neg:
+    return multiply(Polynomial::constant(int64_t{-1}), toPolynomial(e.lhs()));
+  case Expr::Kind::Add:
+    return add(toPolynomial(e.lhs()), toPolynomial(e.rhs()), false);
+  case Expr::Kind::Sub:
+    return add(toPolynomial(e.lhs()), toPolynomial(e.rhs()), true);
+  case Expr::Kind::Mul:
+    return multiply(toPolynomial(e.lhs()), toPolynomial(e.rhs()));
+  default:
+    return simplifyFunction(e);
+  }
+}
+
+} // namespace
+
+Expr Expr::simplified() const {
+  try {
+    return toExpr(toPolynomial(*this));
+  } catch (const OverflowError &) {
+    // Constants too large to fold or a product too large to expand: simplify the parts only.
+    switch (kind()) {
+    case Kind::Integer:
+    case Kind::Real:
+    case Kind::Symbol:
+      return *this;
+    case Kind::Neg:
+      return -lhs().simplified();
+    default:
+      return make(kind(), lhs().simplified(), rhs().simplified());
+    }
+  } catch (const Error &) {
+    return *this; // a constant division by zero stays visible to evaluate()
+  }
+}
+
+Expr Expr::substituted(const Bindings &bindings) const {
+  struct Substituter {
+    const Bindings &bindings;
+    Expr operator()(const Expr &e) const {
+      switch (e.kind()) {
+      case Kind::Integer:
+      case Kind::Real:
+        return e;
+      case Kind::Symbol: {
+        auto it = bindings.find(e.name());
+        return it == bindings.end() ? e : Expr::number(it->second);
+      }
+      case Kind::Neg:
+        return -(*this)(e.lhs());
+      default:
+        return make(e.kind(), (*this)(e.lhs()), (*this)(e.rhs()));
+      }
+    }
+  };
+  return Substituter{bindings}(*this).simplified();
+}
+
+} // namespace roofcheck

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Configures and builds the GPU side (runtime, probes, examples) on a machine with CUDA but without
+# LLVM 22, such as the lent H200. Test tools come from .gpukit/ (made by scripts/make-gpukit.sh on the
+# development machine) when the machine has none of its own.
+# usage: scripts/gpu-build.sh [BUILD_DIR]   (default build-gpu)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-gpu}
+kit=$root/.gpukit
+args=(-G Ninja -DROOFCHECK_WITH_CLANG=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ -d "$kit" ]; then
+  export PATH=$kit/bin:$PATH
+  export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  args+=(-DROOFCHECK_LIT=$kit/bin/lit -DROOFCHECK_FILECHECK=$kit/bin/FileCheck -DGTEST_ROOT=$kit/gtest)
+fi
+cmake -S "$root" -B "$build" "${args[@]}"
+cmake --build "$build" -j "$(nproc)"

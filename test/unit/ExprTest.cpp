@@ -1,0 +1,174 @@
+#include "roofcheck/Expr.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+using roofcheck::Bindings;
+using roofcheck::Error;
+using roofcheck::Expr;
+using roofcheck::Number;
+using roofcheck::ParseError;
+using roofcheck::UnboundSymbolsError;
+
+namespace {
+
+size_t columnOf(const std::string &text) {
+  try {
+    Expr::parse(text);
+  } catch (const ParseError &e) {
+    return e.column();
+  }
+  ADD_FAILURE() << "no ParseError for '" << text << "'";
+  return 0;
+}
+
+} // namespace
+
+TEST(ExprParse, PrintsCanonicalText) {
+  EXPECT_EQ(Expr::parse("2*N*N*N").str(), "2 * N * N * N");
+  EXPECT_EQ(Expr::parse("a-(b-c)").str(), "a - (b - c)");
+  EXPECT_EQ(Expr::parse("(a-b)-c").str(), "a - b - c");
+  EXPECT_EQ(Expr::parse("a/(b*c)").str(), "a / (b * c)");
+  EXPECT_EQ(Expr::parse("-(a+b)").str(), "-(a + b)");
+  EXPECT_EQ(Expr::parse("ceil_div( n , blockDim.x )*blockDim.x").str(), "ceil_div(n, blockDim.x) * blockDim.x");
+  EXPECT_EQ(Expr::parse("min(a, max(b, 3))").str(), "min(a, max(b, 3))");
+  EXPECT_EQ(Expr::parse("0.5 * x").str(), "0.5 * x");
+  EXPECT_EQ(Expr::parse("2.0").str(), "2.0");
+  EXPECT_EQ(Expr::parse("1e9").str(), "1e+09");
+}
+
+TEST(ExprParse, RoundTripsStructurally) {
+  const char *cases[] = {"a + b * c",          "(a + b) * c",       "a - (b + c)",         "a / b / c",
+                         "a / (b / c)",        "-a * b",            "-(a * b)",            "a - -3",
+                         "-3 * x",             "x * -3",            "--x",                 "ceil_div(n, 256)",
+                         "gridDim.x * blockDim.x", "min(n - i, 32) * 4", "0.1 + 0.2",         "12 * N * N",
+                         "9223372036854775807", "1.5e-300 * q",     "max(-(a), -b)",       "a * (b * c)"};
+  for (const char *text : cases) {
+    Expr once = Expr::parse(text);
+    Expr twice = Expr::parse(once.str());
+    EXPECT_EQ(once, twice) << text << " printed as " << once.str();
+    EXPECT_EQ(once.str(), twice.str()) << text;
+  }
+}
+
+TEST(ExprParse, MalformedTextReportsTheColumn) {
+  EXPECT_EQ(columnOf("a + * b"), 5u);
+  EXPECT_EQ(columnOf("(a + b"), 7u);
+  EXPECT_EQ(columnOf("a b"), 3u);
+  EXPECT_EQ(columnOf(""), 1u);
+  EXPECT_EQ(columnOf("   "), 4u);
+  EXPECT_EQ(columnOf("foo(a, b)"), 1u);
+  EXPECT_EQ(columnOf("min(a)"), 6u);
+  EXPECT_EQ(columnOf("3x"), 2u);
+  EXPECT_EQ(columnOf("1e"), 3u);
+  EXPECT_EQ(columnOf("a $ b"), 3u);
+  EXPECT_EQ(columnOf("99999999999999999999"), 1u);
+  EXPECT_EQ(columnOf("."), 1u);
+  try {
+    Expr::parse("a + * b");
+  } catch (const ParseError &e) {
+    EXPECT_STREQ(e.what(), "column 5: unexpected '*'");
+  }
+}
+
+TEST(ExprParse, DeepNestingIsAnErrorNotACrash) {
+  std::string deep(100000, '(');
+  EXPECT_THROW(Expr::parse(deep + "1" + std::string(100000, ')')), ParseError);
+  std::string negations(100000, '-');
+  EXPECT_THROW(Expr::parse(negations + "x"), ParseError);
+}
+
+TEST(ExprEvaluate, IntegersStayExactAndDivisionFloors) {
+  Bindings b{{"n", Number(int64_t{10})}, {"blockDim.x", Number(int64_t{4})}};
+  EXPECT_EQ(Expr::parse("n / blockDim.x").evaluate(b), Number(int64_t{2}));
+  EXPECT_EQ(Expr::parse("ceil_div(n, blockDim.x)").evaluate(b), Number(int64_t{3}));
+  EXPECT_EQ(Expr::parse("-7 / 2").evaluate(), Number(int64_t{-4}));
+  EXPECT_EQ(Expr::parse("ceil_div(-7, 2)").evaluate(), Number(int64_t{-3}));
+  EXPECT_EQ(Expr::parse("min(n, 3) + max(n, 3)").evaluate(b), Number(int64_t{13}));
+  Number big = Expr::parse("2 * N * N * N").evaluate({{"N", Number(int64_t{65536})}});
+  ASSERT_TRUE(big.isInteger());
+  EXPECT_EQ(big.integer(), int64_t{562949953421312});
+}
+
+TEST(ExprEvaluate, DoublesOnceAnythingIsInexact) {
+  Number ai = Expr::parse("2 * N * N * N / (12.0 * N * N)").evaluate({{"N", Number(int64_t{4096})}});
+  EXPECT_FALSE(ai.isInteger());
+  EXPECT_DOUBLE_EQ(ai.toDouble(), 4096.0 / 6.0);
+  Number scaled = Expr::parse("x * 3").evaluate({{"x", Number::real(0.5)}});
+  EXPECT_FALSE(scaled.isInteger());
+  EXPECT_DOUBLE_EQ(scaled.toDouble(), 1.5);
+  EXPECT_DOUBLE_EQ(Expr::parse("ceil_div(7.0, 2)").evaluate().toDouble(), 4.0);
+}
+
+TEST(ExprEvaluate, OverflowIsAnErrorNotAWrap) {
+  Bindings b{{"n", Number(int64_t{1} << 40)}};
+  try {
+    Expr::parse("n * n").evaluate(b);
+    FAIL() << "no overflow error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("integer overflow"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Expr::parse("9223372036854775807 + 1").evaluate(), Error);
+  EXPECT_THROW(Expr::parse("-9223372036854775807 - 2").evaluate(), Error);
+  EXPECT_THROW(Expr::parse("n / 0").evaluate(b), Error);
+  EXPECT_THROW(Expr::parse("ceil_div(n, 0)").evaluate(b), Error);
+}
+
+TEST(ExprEvaluate, UnboundSymbolsAreNamed) {
+  try {
+    Expr::parse("rows * cols + n * gridDim.x").evaluate({{"n", Number(int64_t{1})}});
+    FAIL() << "no error";
+  } catch (const UnboundSymbolsError &e) {
+    EXPECT_EQ(e.names(), (std::set<std::string>{"cols", "gridDim.x", "rows"}));
+    EXPECT_STREQ(e.what(), "unbound symbols: cols, gridDim.x, rows");
+  }
+  EXPECT_EQ(Expr::parse("3 * (4 + 5)").evaluate(), Number(int64_t{27}));
+}
+
+TEST(ExprSimplify, FoldsConstantsAndCollectsLikeTerms) {
+  EXPECT_EQ(Expr::parse("2 * n + 3 * n").simplified().str(), "5 * n");
+  EXPECT_EQ(Expr::parse("n * m - m * n").simplified().str(), "0");
+  EXPECT_EQ(Expr::parse("(a + 1) * (a + 1)").simplified().str(), "a * a + 2 * a + 1");
+  EXPECT_EQ(Expr::parse("4 * 3 + x * 2 * 5").simplified().str(), "10 * x + 12");
+  EXPECT_EQ(Expr::parse("(4 * n + 8) / 4").simplified().str(), "n + 2");
+  EXPECT_EQ(Expr::parse("(4 * n + 7) / 4").simplified().str(), "(4 * n + 7) / 4");
+  EXPECT_EQ(Expr::parse("n - 2 * m").simplified().str(), "n - 2 * m");
+  EXPECT_EQ(Expr::parse("min(n, n) + ceil_div(n, 1)").simplified().str(), "2 * n");
+  EXPECT_EQ(Expr::parse("min(2 + 2, 5)").simplified().str(), "4");
+  EXPECT_EQ(Expr::parse("x / x").simplified().str(), "x / x");
+  EXPECT_EQ(Expr::parse("0.5 * x + 0.5 * x").simplified().str(), "1.0 * x");
+  EXPECT_EQ(Expr::parse("0 - 2 * m - n").simplified().str(), "-2 * m - n");
+  EXPECT_EQ(Expr::parse("2 * N * N * N").simplified().str(), "2 * N * N * N");
+}
+
+TEST(ExprSimplify, NeverChangesTheValue) {
+  const char *cases[] = {"(a + b) * (a - b) - a * a",  "ceil_div(a * 4, 2) + (a + b) / 3",
+                         "min(a - b, b - a) * 2 + max(a, 7)", "a * b * 8 / 4 - (3 - a) * (b + 1)",
+                         "-(a - 2 * b) / 5 + -a"};
+  for (int64_t a = -7; a <= 7; a += 2)
+    for (int64_t b = -5; b <= 9; b += 3)
+      for (const char *text : cases) {
+        Bindings bindings{{"a", Number(a)}, {"b", Number(b)}};
+        Expr e = Expr::parse(text);
+        EXPECT_EQ(e.evaluate(bindings), e.simplified().evaluate(bindings)) << text << " a=" << a << " b=" << b;
+      }
+}
+
+TEST(ExprSimplify, KeepsWhatItCannotFold) {
+  EXPECT_EQ(Expr::parse("9223372036854775807 + 1").simplified().str(), "9223372036854775807 + 1");
+  EXPECT_EQ(Expr::parse("1 / 0").simplified().str(), "1 / 0");
+}
+
+TEST(ExprSubstitute, BindsWhatItCanAndKeepsTheRest) {
+  Expr e = Expr::parse("n * blockDim.x + m");
+  EXPECT_EQ(e.substituted({{"blockDim.x", Number(int64_t{256})}}).str(), "m + 256 * n");
+  EXPECT_EQ(e.symbols(), (std::set<std::string>{"blockDim.x", "m", "n"}));
+}
+
+TEST(NumberText, RealsReadBack) {
+  for (double d : {0.1, 1.0 / 3.0, 1e300, 5e-324, 2.0, 123456789.125}) {
+    Number n = Number::real(d);
+    EXPECT_EQ(Expr::parse(n.str()).realValue(), d) << n.str();
+  }
+}
