@@ -11,8 +11,9 @@ if(NOT nlohmann_json_FOUND)
 endif()
 
 if(ROOFCHECK_WITH_CLANG)
-  find_package(LLVM 22 CONFIG QUIET HINTS /usr/lib/llvm-22/lib/cmake/llvm)
-  if(NOT LLVM_FOUND)
+  # LLVMConfigVersion.cmake accepts only an exact major.minor, so ask for none and check the major.
+  find_package(LLVM CONFIG QUIET HINTS /usr/lib/llvm-22/lib/cmake/llvm)
+  if(NOT LLVM_FOUND OR NOT LLVM_VERSION_MAJOR EQUAL 22)
     roofcheck_missing("LLVM 22"
       "install it (Debian: apt-get install llvm-22-dev llvm-22-tools) or configure with -DROOFCHECK_WITH_CLANG=OFF")
   endif()
@@ -48,6 +49,9 @@ if(ROOFCHECK_WITH_CUDA)
     add_library(CUDA::nvperf_target UNKNOWN IMPORTED)
     set_target_properties(CUDA::nvperf_target PROPERTIES IMPORTED_LOCATION ${ROOFCHECK_NVPERF_TARGET})
   endif()
+  # CMake 3.25 knows no CUDA20 flags for nvcc 13; device code is C++17.
+  set(CMAKE_CUDA_STANDARD 17)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES 90)
   endif()
