@@ -56,3 +56,7 @@ def gpu_usable():
 
 if config.with_cuda and gpu_usable():
     config.available_features.add("cuda-gpu")
+
+# Schema validation needs Debian's python3-jsonschema (scripts/setup.sh installs it).
+if subprocess.run(["/usr/bin/python3", "-c", "import jsonschema"], capture_output=True).returncode == 0:
+    config.available_features.add("jsonschema")
