@@ -306,7 +306,7 @@ TEST(AtomicWrite, LeavesTheOldFileWhenTheDirectoryIsGone) {
 // The sample documents that docs/schemas/*.schema.json are checked against (test/cli/schemas.test) are
 // read by the C++ readers too, so the schemas and the readers describe the same format.
 TEST(SchemaSamples, CoreReadsEverySample) {
-  const std::string samples = "../../docs/schemas/examples/";
+  const std::string samples = ROOFCHECK_SOURCE_DIR "/docs/schemas/examples/";
   StaticDocument s = loadStaticFile(samples + "static.json");
   ASSERT_EQ(s.kernels.size(), 1u);
   EXPECT_EQ(s.kernels[0].bytes.ideal.evaluate({{"n", Number(int64_t{67108864})}}), 805306368.0);

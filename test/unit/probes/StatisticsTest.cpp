@@ -1,0 +1,58 @@
+#include "Statistics.h"
+
+#include "roofcheck/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace roofcheck::probe;
+
+TEST(Statistics, MedianMinMaxOfOddAndEvenSamples) {
+  Summary odd = summarize({3, 1, 2});
+  EXPECT_DOUBLE_EQ(odd.median, 2);
+  EXPECT_DOUBLE_EQ(odd.min, 1);
+  EXPECT_DOUBLE_EQ(odd.max, 3);
+  EXPECT_EQ(odd.count, 3);
+  Summary even = summarize({4, 1, 3, 2});
+  EXPECT_DOUBLE_EQ(even.median, 2.5);
+  EXPECT_EQ(even.count, 4);
+  Summary one = summarize({7});
+  EXPECT_DOUBLE_EQ(one.median, 7);
+}
+
+TEST(Statistics, RejectsEmptyZeroNegativeAndNonFiniteSamples) {
+  EXPECT_THROW(summarize({}), roofcheck::Error);
+  EXPECT_THROW(summarize({1, 0}), roofcheck::Error);
+  EXPECT_THROW(summarize({-1}), roofcheck::Error);
+  EXPECT_THROW(summarize({1, NAN}), roofcheck::Error);
+  EXPECT_THROW(summarize({INFINITY}), roofcheck::Error);
+}
+
+TEST(Statistics, RatesAreWorkOverSeconds) {
+  std::vector<double> r = ratesOf(2e9, {1e-3, 2e-3});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_DOUBLE_EQ(r[0], 2e12);
+  EXPECT_DOUBLE_EQ(r[1], 1e12);
+  EXPECT_THROW(ratesOf(1, {0.0}), roofcheck::Error);
+}
+
+TEST(Statistics, RepetitionsFillTheBudget) {
+  MeasurePlan plan = fullPlan(false); // 0.1 s warm-up, 0.3 s timed, 10..500 launches
+  Repetitions ms = planRepetitions(1e-3, plan);
+  EXPECT_EQ(ms.warmup, 100);
+  EXPECT_EQ(ms.timed, 300);
+  Repetitions slow = planRepetitions(0.1, plan); // long launches: the minimum count still holds
+  EXPECT_EQ(slow.warmup, 1);
+  EXPECT_EQ(slow.timed, 10);
+  Repetitions fast = planRepetitions(1e-5, plan); // short launches: capped
+  EXPECT_EQ(fast.warmup, 500);
+  EXPECT_EQ(fast.timed, 500);
+  EXPECT_THROW(planRepetitions(0, plan), roofcheck::Error);
+}
+
+TEST(Statistics, QuickPlansAreShorterThanFullOnes) {
+  EXPECT_LT(fullPlan(true).timedSeconds, fullPlan(false).timedSeconds);
+  EXPECT_LT(screeningPlan(false).timedSeconds, fullPlan(false).timedSeconds);
+  EXPECT_LE(screeningPlan(true).timedSeconds, screeningPlan(false).timedSeconds);
+}
