@@ -28,8 +28,7 @@ constexpr Subcommand subcommands[] = {
     {"run", "run an unmodified program under the CUPTI shim and measure each kernel launch", "ROOFCHECK_WITH_CUDA"},
     {"probe", "measure this GPU's memory and compute ceilings", "ROOFCHECK_WITH_CUDA"},
     {"report", "join static, measured and ceilings files into a roofline with every gap explained", ""},
-    {"audit", "check the intensity claims in kernel sources against the estimate and measurements",
-     "ROOFCHECK_WITH_CLANG"},
+    {"audit", "check the intensity claims in kernel sources against the estimate and measurements", ""},
 };
 
 void printHelp(FILE *out) {

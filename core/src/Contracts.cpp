@@ -167,6 +167,9 @@ Json toJson(const StaticDocument &doc) {
     Json unknowns = Json::array();
     for (const Unknown &u : k.unknowns)
       unknowns.push_back({{"reason", u.reason}, {"file", u.file}, {"line", u.line}, {"column", u.column}});
+    Json claims = Json::array();
+    for (const ClaimSource &c : k.claims)
+      claims.push_back({{"text", c.text}, {"file", c.file}, {"line", c.line}, {"column", c.column}});
     kernels.push_back({{"name", k.name},
                        {"mangled", k.mangled},
                        {"file", k.file},
@@ -187,7 +190,8 @@ Json toJson(const StaticDocument &doc) {
                          {"predicted", toJson(k.bytes.predicted)}}},
                        {"intensity", {{"ideal", toJson(k.intensity.ideal)}, {"predicted", toJson(k.intensity.predicted)}}},
                        {"accesses", accesses},
-                       {"unknowns", unknowns}});
+                       {"unknowns", unknowns},
+                       {"claims", claims}});
   }
   return Json{{"schema", StaticSchema}, {"generator", doc.generator}, {"arch", doc.arch}, {"kernels", kernels}};
 }
@@ -229,6 +233,8 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
     }
     for (const FieldReader &ur : kr.array("unknowns"))
       k.unknowns.push_back({ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column")});
+    for (const FieldReader &cr : kr.optionalArray("claims"))
+      k.claims.push_back({cr.string("text"), cr.string("file"), intField(cr, "line"), intField(cr, "column")});
     doc.kernels.push_back(std::move(k));
   }
   return doc;
@@ -585,6 +591,128 @@ Explanation explanationFrom(const FieldReader &r) {
   return e;
 }
 
+Json toJson(const PredictedCounts &p) {
+  return Json{{"flops", toJson(p.flops)},           {"special", toJson(p.special)},
+              {"bytes_read", toJson(p.bytesRead)},   {"bytes_write", toJson(p.bytesWrite)},
+              {"bytes_ideal", toJson(p.bytesIdeal)}, {"bytes_predicted", toJson(p.bytesPredicted)},
+              {"intensity_ideal", toJson(p.intensityIdeal)}, {"intensity_predicted", toJson(p.intensityPredicted)}};
+}
+
+PredictedCounts predictedFrom(const FieldReader &r) {
+  return {quantityFrom(r, "flops"),      quantityFrom(r, "special"),    quantityFrom(r, "bytes_read"),
+          quantityFrom(r, "bytes_write"), quantityFrom(r, "bytes_ideal"), quantityFrom(r, "bytes_predicted"),
+          quantityFrom(r, "intensity_ideal"), quantityFrom(r, "intensity_predicted")};
+}
+
+Json toJson(const MeasuredCounts &m) {
+  return Json{{"profiled_launches", m.profiledLaunches},    {"time_ns", m.timeNs},
+              {"flops", optionalJson(m.flops)},             {"dram_read_bytes", optionalJson(m.dramReadBytes)},
+              {"dram_write_bytes", optionalJson(m.dramWriteBytes)}, {"l2_bytes", optionalJson(m.l2Bytes)}};
+}
+
+std::optional<double> optionalNonNegative(const FieldReader &r, const std::string &key) {
+  auto v = r.optionalNumber(key);
+  if (v && *v < 0)
+    r.fail(key, "must not be negative");
+  return v;
+}
+
+MeasuredCounts measuredCountsFrom(const FieldReader &r) {
+  MeasuredCounts m;
+  m.profiledLaunches = nonNegativeInteger(r, "profiled_launches");
+  m.timeNs = r.number("time_ns");
+  if (m.timeNs < 0)
+    r.fail("time_ns", "must not be negative");
+  m.flops = optionalNonNegative(r, "flops");
+  m.dramReadBytes = optionalNonNegative(r, "dram_read_bytes");
+  m.dramWriteBytes = optionalNonNegative(r, "dram_write_bytes");
+  m.l2Bytes = optionalNonNegative(r, "l2_bytes");
+  return m;
+}
+
+Json toJson(const ReportSignature &s) {
+  Json args = Json::object();
+  for (const auto &[name, value] : s.args)
+    args[name] = value;
+  return Json{{"grid", toJson(s.grid)},
+              {"block", toJson(s.block)},
+              {"args", args},
+              {"launches", s.launches},
+              {"time_ns", s.timeNs},
+              {"time_share", s.timeShare},
+              {"intensity",
+               {{"predicted_ideal", optionalJson(s.predictedIntensityIdeal)},
+                {"predicted", optionalJson(s.predictedIntensityPredicted)},
+                {"measured", optionalJson(s.measuredIntensity)}}},
+              {"flops_per_second", optionalJson(s.flopsPerSecond)},
+              {"fraction_of_roof", optionalJson(s.fractionOfRoof)},
+              {"traffic_ratio", optionalJson(s.trafficRatio)},
+              {"predicted_flops", optionalJson(s.predictedFlops)},
+              {"predicted_bytes_ideal", optionalJson(s.predictedBytesIdeal)},
+              {"measured_dram_bytes", optionalJson(s.measuredDramBytes)}};
+}
+
+ReportSignature signatureFrom(const FieldReader &r) {
+  ReportSignature s;
+  s.grid = dim3From(r, "grid");
+  s.block = dim3From(r, "block");
+  FieldReader ar = r.object("args");
+  for (const auto &[name, value] : ar.json().items())
+    s.args.emplace_back(name, ar.string(name));
+  s.launches = nonNegativeInteger(r, "launches");
+  s.timeNs = r.number("time_ns");
+  s.timeShare = r.number("time_share");
+  if (s.timeShare < 0 || s.timeShare > 1)
+    r.fail("time_share", "must lie between 0 and 1");
+  FieldReader ir = r.object("intensity");
+  s.predictedIntensityIdeal = ir.optionalNumber("predicted_ideal");
+  s.predictedIntensityPredicted = ir.optionalNumber("predicted");
+  s.measuredIntensity = ir.optionalNumber("measured");
+  s.flopsPerSecond = r.optionalNumber("flops_per_second");
+  s.fractionOfRoof = r.optionalNumber("fraction_of_roof");
+  s.trafficRatio = r.optionalNumber("traffic_ratio");
+  s.predictedFlops = r.optionalNumber("predicted_flops");
+  s.predictedBytesIdeal = r.optionalNumber("predicted_bytes_ideal");
+  s.measuredDramBytes = r.optionalNumber("measured_dram_bytes");
+  return s;
+}
+
+Json toJson(const ReportRank &k) {
+  return Json{{"label", k.label},
+              {"rank", optionalJson(k.rank)},
+              {"pid", k.pid},
+              {"launches", k.launches},
+              {"time_ns", k.timeNs},
+              {"measured_intensity", optionalJson(k.measuredIntensity)},
+              {"flops_per_second", optionalJson(k.flopsPerSecond)},
+              {"bytes_per_second", optionalJson(k.bytesPerSecond)}};
+}
+
+ReportRank rankFrom(const FieldReader &r) {
+  ReportRank k;
+  k.label = r.string("label");
+  k.rank = r.optionalInteger("rank");
+  k.pid = r.integer("pid");
+  k.launches = nonNegativeInteger(r, "launches");
+  k.timeNs = r.number("time_ns");
+  k.measuredIntensity = r.optionalNumber("measured_intensity");
+  k.flopsPerSecond = r.optionalNumber("flops_per_second");
+  k.bytesPerSecond = r.optionalNumber("bytes_per_second");
+  return k;
+}
+
+Json toJson(const ReportCeiling &c) {
+  return Json{{"kind", c.kind}, {"name", c.name}, {"dtype", c.dtype}, {"value", c.value}, {"ridge", optionalJson(c.ridge)}};
+}
+
+ReportCeiling ceilingFrom(const FieldReader &r) {
+  ReportCeiling c{r.string("kind"), r.string("name"), r.string("dtype"), r.positiveNumber("value"),
+                  r.optionalNumber("ridge")};
+  if (c.kind != "memory" && c.kind != "compute")
+    r.fail("kind", "must be \"memory\" or \"compute\"");
+  return c;
+}
+
 } // namespace
 
 Json toJson(const ReportDocument &doc) {
@@ -609,7 +737,21 @@ Json toJson(const ReportDocument &doc) {
                        {"bound", {{"predicted", optionalJson(k.boundPredicted)}, {"measured", optionalJson(k.boundMeasured)}}},
                        {"traffic_ratio", optionalJson(k.trafficRatio)},
                        {"explanations", explanations}});
+    Json &out = kernels.back();
+    out["location"] = k.file.empty() ? Json(nullptr) : Json{{"file", k.file}, {"line", k.line}};
+    out["dtype"] = optionalJson(k.dtype);
+    out["predicted_counts"] = k.predicted ? toJson(*k.predicted) : Json(nullptr);
+    out["measured_counts"] = k.measured ? toJson(*k.measured) : Json(nullptr);
+    out["signatures"] = Json::array();
+    for (const ReportSignature &s : k.signatures)
+      out["signatures"].push_back(toJson(s));
+    out["ranks"] = Json::array();
+    for (const ReportRank &r : k.ranks)
+      out["ranks"].push_back(toJson(r));
   }
+  Json ceilings = Json::array();
+  for (const ReportCeiling &c : doc.ceilings)
+    ceilings.push_back(toJson(c));
   Json problems = Json::array();
   for (const Explanation &e : doc.problems)
     problems.push_back(toJson(e));
@@ -617,6 +759,9 @@ Json toJson(const ReportDocument &doc) {
               {"generator", doc.generator},
               {"inputs", doc.inputs},
               {"device", doc.device ? toJson(*doc.device) : Json(nullptr)},
+              {"mode", doc.mode},
+              {"total_time_ns", doc.totalTimeNs},
+              {"ceilings", ceilings},
               {"kernels", kernels},
               {"problems", problems}};
 }
@@ -658,8 +803,33 @@ ReportDocument reportFromJson(const Json &json, const std::string &source) {
     k.trafficRatio = r.optionalNumber("traffic_ratio");
     for (const FieldReader &er : r.array("explanations"))
       k.explanations.push_back(explanationFrom(er));
+    if (auto lr = r.optionalObject("location")) {
+      k.file = lr->string("file");
+      k.line = intField(*lr, "line");
+    }
+    k.dtype = r.optionalString("dtype");
+    if (auto pr = r.optionalObject("predicted_counts"))
+      k.predicted = predictedFrom(*pr);
+    if (auto mr = r.optionalObject("measured_counts"))
+      k.measured = measuredCountsFrom(*mr);
+    for (const FieldReader &sr : r.optionalArray("signatures"))
+      k.signatures.push_back(signatureFrom(sr));
+    for (const FieldReader &rr : r.optionalArray("ranks"))
+      k.ranks.push_back(rankFrom(rr));
     doc.kernels.push_back(std::move(k));
   }
+  if (auto mode = top.optionalString("mode")) {
+    if (*mode != "measured" && *mode != "static")
+      top.fail("mode", "must be \"measured\" or \"static\"");
+    doc.mode = *mode;
+  }
+  if (auto total = top.optionalNumber("total_time_ns")) {
+    if (*total < 0)
+      top.fail("total_time_ns", "must not be negative");
+    doc.totalTimeNs = *total;
+  }
+  for (const FieldReader &cr : top.optionalArray("ceilings"))
+    doc.ceilings.push_back(ceilingFrom(cr));
   for (const FieldReader &er : top.array("problems"))
     doc.problems.push_back(explanationFrom(er));
   return doc;

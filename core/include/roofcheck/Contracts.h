@@ -78,6 +78,14 @@ struct Unknown {
   int column = 0;
 };
 
+/// A claim comment found next to the kernel (parsed and checked by Claims.h).
+struct ClaimSource {
+  std::string text; ///< what follows the claim marker
+  std::string file;
+  int line = 0;
+  int column = 0; ///< of the first character of text
+};
+
 struct StaticKernel {
   std::string name;    ///< unqualified; template arguments may follow '<'
   std::string mangled;
@@ -89,6 +97,7 @@ struct StaticKernel {
   IntensityPair intensity;
   std::vector<GlobalAccess> accesses;
   std::vector<Unknown> unknowns;
+  std::vector<ClaimSource> claims; ///< optional in the document: absent means none
 };
 
 struct StaticDocument {
@@ -235,6 +244,53 @@ struct Explanation {
   std::vector<std::string> evidence; ///< "transpose.cu:14 store out stride 32768 B", ...
 };
 
+/// Static counts of a kernel evaluated for the launches it stands for (summed over them): expr is the
+/// static expression with the launch's bindings substituted where one signature covers them all.
+struct PredictedCounts {
+  Quantity flops, special, bytesRead, bytesWrite, bytesIdeal, bytesPredicted;
+  Quantity intensityIdeal, intensityPredicted; ///< flops over ideal / predicted bytes
+};
+
+/// Counter totals over the profiled launches of a kernel (or signature, or rank).
+struct MeasuredCounts {
+  int64_t profiledLaunches = 0;
+  double timeNs = 0;                          ///< duration of those launches
+  std::optional<double> flops;                ///< Nsight Compute definition (measuredFlops)
+  std::optional<double> dramReadBytes, dramWriteBytes;
+  std::optional<double> l2Bytes;              ///< lts__t_bytes.sum
+};
+
+/// The launches of one kernel that share grid, block and scalar arguments.
+struct ReportSignature {
+  Dim3 grid{1, 1, 1}, block{1, 1, 1};
+  std::vector<std::pair<std::string, std::string>> args; ///< parameter name -> value as printed
+  int64_t launches = 0;
+  double timeNs = 0;
+  double timeShare = 0;
+  std::optional<double> predictedIntensityIdeal, predictedIntensityPredicted, measuredIntensity;
+  std::optional<double> flopsPerSecond, fractionOfRoof, trafficRatio;
+  std::optional<double> predictedFlops, predictedBytesIdeal, measuredDramBytes;
+};
+
+/// The launches of one kernel in one process of the job.
+struct ReportRank {
+  std::string label;               ///< "rank 3", or "pid 4242" when the process had no rank
+  std::optional<int64_t> rank;
+  int64_t pid = 0;
+  int64_t launches = 0;
+  double timeNs = 0;
+  std::optional<double> measuredIntensity, flopsPerSecond, bytesPerSecond;
+};
+
+/// A ceiling the report drew, with the ridge point where the DRAM roof meets it (compute ceilings).
+struct ReportCeiling {
+  std::string kind;   ///< "memory" or "compute"
+  std::string name;   ///< memory level ("dram", "l2") or FLOP bucket ("fp32", "tensor")
+  std::string dtype;  ///< compute: fp64, fp32, ...; memory: the variant ("copy", "read")
+  double value = 0;   ///< bytes/s or FLOP/s, the measured median
+  std::optional<double> ridge; ///< FLOP/byte
+};
+
 struct ReportKernel {
   std::string name;
   std::string mangled;
@@ -248,6 +304,14 @@ struct ReportKernel {
   std::optional<std::string> boundPredicted, boundMeasured;
   std::optional<double> trafficRatio;   ///< measured DRAM bytes / ideal bytes
   std::vector<Explanation> explanations;
+  // Added after the first version of report/1; all optional in the document.
+  std::string file;                     ///< static location of the kernel; "" without a static entry
+  int line = 0;
+  std::optional<std::string> dtype;     ///< FLOP bucket whose ceiling gives the roof
+  std::optional<PredictedCounts> predicted;
+  std::optional<MeasuredCounts> measured;
+  std::vector<ReportSignature> signatures;
+  std::vector<ReportRank> ranks;
 };
 
 struct ReportDocument {
@@ -256,6 +320,10 @@ struct ReportDocument {
   std::optional<DeviceInfo> device;
   std::vector<ReportKernel> kernels;
   std::vector<Explanation> problems; ///< document-level: device mismatch, clock state moved, ...
+  // Added after the first version of report/1; all optional in the document.
+  std::string mode = "measured";     ///< "measured", or "static" (static estimate only, no measurement)
+  double totalTimeNs = 0;            ///< GPU time of every launch in the measured files
+  std::vector<ReportCeiling> ceilings;
 };
 
 Json toJson(const ReportDocument &doc);

@@ -1,0 +1,162 @@
+// roofcheck-audit: checks every claim that `roofcheck lint` found next to a kernel against the static
+// estimate and, when given measured files, against the profiled launches of that kernel. One line per
+// claim; exit 1 when any claim failed, 2 on bad input (including a claim that does not parse).
+#include "roofcheck/Bindings.h"
+#include "roofcheck/Claims.h"
+#include "roofcheck/Contracts.h"
+#include "roofcheck/ExitCode.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace roofcheck;
+
+namespace {
+
+const char *usage =
+    "usage: roofcheck audit --static FILE... [--measured FILE...] [--ceilings FILE]\n"
+    "                       [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--arg NAME=VALUE]...\n"
+    "                       [--tolerance FRACTION]\n\n"
+    "Checks the claims written next to kernels (// roofcheck-claim: intensity >= N / 6) against the static\n"
+    "estimate (with the given bindings) and against the profiled launches in the measured files.\n"
+    "Prints one line per claim: held, failed, or not checkable and why. Exit 1 if any claim failed.\n\n"
+    "  --static FILE      roofcheck.static/1 from `roofcheck lint --json` (repeatable)\n"
+    "  --measured FILE    roofcheck.measured/1 from `roofcheck run` (repeatable)\n"
+    "  --ceilings FILE    roofcheck.ceilings/1 from `roofcheck probe`, for `bound` claims\n"
+    "  --kernel NAME      only kernels of this name (template arguments optional)\n"
+    "  --grid, --block    launch dimensions for the static check\n"
+    "  --arg NAME=VALUE   a kernel parameter's value for the static check (repeatable)\n"
+    "  --tolerance F      relative slack for measured comparisons (default 0.05)\n";
+
+struct Options {
+  std::vector<std::string> staticFiles, measuredFiles;
+  std::optional<std::string> ceilingsFile, kernel;
+  std::optional<Dim3> grid, block;
+  Bindings arguments;
+  double tolerance = 0.05;
+};
+
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        throw Error(a + " needs a value (see --help)");
+      return argv[++i];
+    };
+    if (a == "--static")
+      o.staticFiles.push_back(value());
+    else if (a == "--measured")
+      o.measuredFiles.push_back(value());
+    else if (a == "--ceilings")
+      o.ceilingsFile = value();
+    else if (a == "--kernel")
+      o.kernel = value();
+    else if (a == "--grid")
+      o.grid = parseDim3(value(), "--grid");
+    else if (a == "--block")
+      o.block = parseDim3(value(), "--block");
+    else if (a == "--arg")
+      addArgumentBinding(o.arguments, value());
+    else if (a == "--tolerance") {
+      Number t = parseNumber(value(), "--tolerance");
+      if (t.toDouble() < 0 || t.toDouble() >= 1)
+        throw Error("--tolerance must be a fraction in [0, 1)");
+      o.tolerance = t.toDouble();
+    } else
+      throw Error("unknown option '" + a + "' (see --help)");
+  }
+  if (o.staticFiles.empty())
+    throw Error("no static file: give --static FILE (from `roofcheck lint --json`)");
+  return o;
+}
+
+bool nameMatches(const std::string &kernelName, const std::string &wanted) {
+  if (kernelName == wanted)
+    return true;
+  return wanted.find('<') == std::string::npos && kernelName.rfind(wanted + "<", 0) == 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return runGuarded("roofcheck-audit", [&]() -> int {
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+        std::fputs(usage, stdout);
+        return ExitSuccess;
+      }
+    Options options = parseOptions(argc, argv);
+    std::vector<StaticDocument> statics;
+    for (const std::string &f : options.staticFiles)
+      statics.push_back(loadStaticFile(f));
+    std::vector<MeasuredFile> measured;
+    for (const std::string &f : options.measuredFiles) {
+      measured.push_back(loadMeasuredFile(f));
+      for (const std::string &w : measured.back().warnings)
+        std::fprintf(stderr, "roofcheck-audit: warning: %s\n", w.c_str());
+    }
+    std::optional<CeilingsDocument> ceilings;
+    if (options.ceilingsFile)
+      ceilings = loadCeilingsFile(*options.ceilingsFile);
+
+    Bindings given = options.arguments;
+    if (options.grid || options.block)
+      for (const auto &[name, value] : dimensionBindings(options.grid.value_or(Dim3{1, 1, 1}),
+                                                         options.block.value_or(Dim3{1, 1, 1})))
+        given[name] = value;
+
+    int counts[3] = {0, 0, 0};
+    int malformed = 0;
+    for (const StaticDocument &doc : statics)
+      for (const StaticKernel &kernel : doc.kernels) {
+        if (options.kernel && !nameMatches(kernel.name, *options.kernel))
+          continue;
+        std::vector<const Launch *> launches;
+        for (const MeasuredFile &file : measured)
+          for (const Launch &l : file.launches)
+            if (l.profiled && l.mangled == kernel.mangled)
+              launches.push_back(&l);
+        for (const ClaimSource &source : kernel.claims) {
+          std::vector<Claim> claims;
+          try {
+            claims = parseClaims(source.text, source);
+          } catch (const ClaimError &e) {
+            std::fprintf(stderr, "%s: error: %s\n", kernel.name.c_str(), e.what());
+            ++malformed;
+            continue;
+          }
+          for (const Claim &claim : claims) {
+            const CeilingsDocument *c = ceilings ? &*ceilings : nullptr;
+            ClaimResult estimate = checkAgainstEstimate(claim, kernel, given, c);
+            std::optional<ClaimResult> run;
+            if (!measured.empty())
+              run = checkAgainstMeasurement(claim, kernel, launches, c, options.tolerance);
+            Verdict verdict = estimate.verdict;
+            if (run) {
+              if (run->verdict == Verdict::Failed || (run->verdict == Verdict::Held && verdict != Verdict::Failed))
+                verdict = run->verdict;
+            }
+            std::string detail = "estimate: " + estimate.detail;
+            if (run)
+              detail += "; measured: " + run->detail;
+            std::printf("%s:%d:%d: %s: %s: %s: %s\n", claim.source.file.c_str(), claim.source.line,
+                        claim.source.column, toString(verdict), kernel.name.c_str(), claim.text.c_str(),
+                        detail.c_str());
+            ++counts[static_cast<int>(verdict)];
+          }
+        }
+      }
+    int total = counts[0] + counts[1] + counts[2];
+    std::printf("audit: %d claim%s: %d held, %d failed, %d not checkable\n", total, total == 1 ? "" : "s", counts[0],
+                counts[1], counts[2]);
+    if (malformed)
+      throw Error(std::to_string(malformed) + " claim comment" + (malformed == 1 ? "" : "s") +
+                  " did not parse (see above)");
+    return counts[static_cast<int>(Verdict::Failed)] ? ExitFindings : ExitSuccess;
+  });
+}

@@ -1,0 +1,201 @@
+#include "roofcheck/Bindings.h"
+#include "roofcheck/Claims.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofcheck;
+
+namespace {
+
+const ClaimSource at{"", "k.cu", 10, 20};
+
+std::string parseError(const std::string &text) {
+  try {
+    parseClaims(text, at);
+  } catch (const ClaimError &e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+Quantity q(const std::string &e) { return Quantity::of(Expr::parse(e)); }
+
+// A square fp32 matmul: 2N^3 FLOPs over 12N^2 ideal bytes, intensity N/6.
+StaticKernel matmul() {
+  StaticKernel k;
+  k.name = "matmul_tiled";
+  k.mangled = "_Z12matmul_tiledPKfS0_Pfi";
+  k.params = {{0, "A", "const float *", 8}, {1, "B", "const float *", 8}, {2, "C", "float *", 8}, {3, "N", "int", 4}};
+  k.flops = {q("2 * N * N * N"), q("0"), q("2 * N * N * N"), q("0"), q("0"), q("0"), q("0")};
+  k.bytes = {q("8 * N * N"), q("4 * N * N"), q("12 * N * N"), q("12 * N * N")};
+  k.intensity = {q("2 * N * N * N / (12.0 * N * N)"), q("2 * N * N * N / (12.0 * N * N)")};
+  return k;
+}
+
+CeilingsDocument ceilings() {
+  CeilingsDocument c;
+  Provenance p{"t", Json::object(), 1, 1, 1, 1, {}, {}, {}};
+  c.memory.push_back({"dram", "copy", 4e12, p});
+  c.compute.push_back({"fp32", "fp32", "FFMA", 60e12, p}); // ridge 15 FLOP/B
+  return c;
+}
+
+Launch launchWith(int64_t n, double flops, double dramBytes) {
+  Launch l;
+  l.index = 7;
+  l.mangled = matmul().mangled;
+  l.profiled = true;
+  uint32_t bits = static_cast<uint32_t>(n);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%02x%02x%02x%02x", bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, bits >> 24);
+  l.args = {{3, 24, 4, hex, n}};
+  l.metrics = {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 0},
+               {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 0},
+               {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", flops / 2},
+               {"dram__bytes_read.sum", dramBytes * 2 / 3},
+               {"dram__bytes_write.sum", dramBytes / 3}};
+  return l;
+}
+
+} // namespace
+
+TEST(ClaimParse, SubjectsRelationsAndValues) {
+  auto claims = parseClaims(" intensity >= N / 6;flops == 2*N*N*N ; bound == compute;bytes.read<8*N*N", at);
+  ASSERT_EQ(claims.size(), 4u);
+  EXPECT_EQ(claims[0].subject, "intensity.ideal");
+  EXPECT_EQ(claims[0].relation, Relation::AtLeast);
+  EXPECT_EQ(claims[0].expected->str(), "N / 6");
+  EXPECT_EQ(claims[0].source.column, 21);
+  EXPECT_EQ(claims[1].subject, "flops.total");
+  EXPECT_EQ(claims[1].text, "flops == 2*N*N*N");
+  EXPECT_EQ(claims[1].source.column, 40); // " intensity >= N / 6;" is 20 characters
+  EXPECT_EQ(claims[2].boundClass, Bound::Compute);
+  EXPECT_EQ(claims[3].relation, Relation::Less);
+}
+
+TEST(ClaimParse, ErrorsPointIntoTheSource) {
+  EXPECT_EQ(parseError("intensity >= N / / 6"), "k.cu:10:37: unexpected '/'");
+  EXPECT_EQ(parseError("speed >= 3"), "k.cu:10:20: unknown claim subject 'speed' (intensity, flops, bytes, bound, or "
+                                      "a field such as flops.fp32, bytes.read, intensity.predicted)");
+  EXPECT_EQ(parseError("flops = 3"), "k.cu:10:26: '=' is not a comparison; write '=='");
+  EXPECT_EQ(parseError("flops 3"), "k.cu:10:20: claim 'flops 3' has no comparison (==, >=, <=, >, <)");
+  EXPECT_EQ(parseError("bound == fast"), "k.cu:10:29: a bound is 'memory' or 'compute', not 'fast'");
+  EXPECT_EQ(parseError("bound >= memory"), "k.cu:10:26: a bound claim is 'bound == memory' or 'bound == compute'");
+  EXPECT_EQ(parseError("  ;  "), "k.cu:10:20: empty claim comment");
+  EXPECT_EQ(parseError("bytes =="), "k.cu:10:28: empty expression");
+}
+
+TEST(ClaimComments, FoundInLineAndBlockCommentsOnly) {
+  std::string source = "int x; // roofcheck-claim: flops == n\n"
+                       "const char *s = \"roofcheck-claim: not a comment\";\n"
+                       "/* a block\n"
+                       "   roofcheck-claim: bytes == 12 * n */ int y;\n"
+                       "/* roofcheck-claim: bound == memory */\n";
+  auto found = findClaimComments(source, "f.cu");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].text, "flops == n");
+  EXPECT_EQ(found[0].line, 1);
+  EXPECT_EQ(found[0].column, 28);
+  EXPECT_EQ(found[1].text, "bytes == 12 * n");
+  EXPECT_EQ(found[1].line, 4);
+  EXPECT_EQ(found[2].text, "bound == memory");
+}
+
+TEST(ClaimEstimate, SymbolicEqualityNeedsNoBindings) {
+  auto claims = parseClaims("flops == 2*N*N*N; bytes == 12*N*N + N; bytes.write == 4 * N * N", at);
+  EXPECT_EQ(checkAgainstEstimate(claims[0], matmul(), {}, nullptr).verdict, Verdict::Held);
+  ClaimResult wrong = checkAgainstEstimate(claims[1], matmul(), {}, nullptr);
+  EXPECT_EQ(wrong.verdict, Verdict::Failed);
+  EXPECT_EQ(wrong.detail, "estimate 12 * N * N is not 12 * N * N + N (they differ by -N)");
+  EXPECT_EQ(checkAgainstEstimate(claims[2], matmul(), {}, nullptr).verdict, Verdict::Held);
+}
+
+TEST(ClaimEstimate, InequalitiesNeedBindings) {
+  Claim c = parseClaims("intensity >= N / 6", at)[0];
+  ClaimResult unbound = checkAgainstEstimate(c, matmul(), {}, nullptr);
+  EXPECT_EQ(unbound.verdict, Verdict::NotCheckable);
+  EXPECT_NE(unbound.detail.find("bind N to compare"), std::string::npos) << unbound.detail;
+  ClaimResult bound = checkAgainstEstimate(c, matmul(), {{"N", Number(int64_t{4096})}}, nullptr);
+  EXPECT_EQ(bound.verdict, Verdict::Held);
+  EXPECT_EQ(bound.detail, "estimate 682.667 >= 682");
+  Claim tooHigh = parseClaims("intensity > N / 5.0", at)[0];
+  ClaimResult failed = checkAgainstEstimate(tooHigh, matmul(), {{"N", Number(int64_t{4096})}}, nullptr);
+  EXPECT_EQ(failed.verdict, Verdict::Failed);
+  EXPECT_EQ(failed.detail, "estimate 682.667 is not > 819.2");
+}
+
+TEST(ClaimEstimate, UnknownEstimateIsNotCheckable) {
+  StaticKernel k = matmul();
+  k.flops.total = Quantity::unknown();
+  k.unknowns.push_back({"data-dependent loop", "k.cu", 14, 3});
+  ClaimResult r = checkAgainstEstimate(parseClaims("flops == 1", at)[0], k, {}, nullptr);
+  EXPECT_EQ(r.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(r.detail, "the estimate of flops.total is unknown: data-dependent loop at k.cu:14");
+}
+
+TEST(ClaimEstimate, BoundUsesTheRidgeOfTheDominantBucket) {
+  Claim compute = parseClaims("bound == compute", at)[0];
+  CeilingsDocument c = ceilings();
+  EXPECT_EQ(checkAgainstEstimate(compute, matmul(), {{"N", Number(int64_t{4096})}}, nullptr).verdict,
+            Verdict::NotCheckable);
+  ClaimResult big = checkAgainstEstimate(compute, matmul(), {{"N", Number(int64_t{4096})}}, &c);
+  EXPECT_EQ(big.verdict, Verdict::Held) << big.detail;
+  // N = 60 gives intensity 10 < ridge 15: memory-bound.
+  ClaimResult small = checkAgainstEstimate(compute, matmul(), {{"N", Number(int64_t{60})}}, &c);
+  EXPECT_EQ(small.verdict, Verdict::Failed);
+  EXPECT_EQ(small.detail,
+            "the predicted intensity 10 FLOP/B is below the ridge 15 of fp32 over dram: memory-bound");
+}
+
+TEST(ClaimMeasured, EvaluatesWithEachLaunchsArguments) {
+  Claim c = parseClaims("intensity >= N / 6", at)[0];
+  // N = 1200: claim 200 FLOP/B. 2N^3 = 3.456e9 FLOPs; 17.28e6 DRAM bytes gives exactly 200.
+  Launch onRoof = launchWith(1200, 3.456e9, 17.28e6);
+  Launch moreTraffic = launchWith(1200, 3.456e9, 2 * 17.28e6);
+  ClaimResult ok = checkAgainstMeasurement(c, matmul(), {&onRoof}, nullptr, 0.05);
+  EXPECT_EQ(ok.verdict, Verdict::Held) << ok.detail;
+  ClaimResult bad = checkAgainstMeasurement(c, matmul(), {&onRoof, &moreTraffic}, nullptr, 0.05);
+  EXPECT_EQ(bad.verdict, Verdict::Failed);
+  EXPECT_EQ(bad.detail, "launch 7: measured 100 >= 200 does not hold (tolerance 5%)");
+  EXPECT_EQ(checkAgainstMeasurement(c, matmul(), {}, nullptr, 0.05).verdict, Verdict::NotCheckable);
+  Claim bytes = parseClaims("bytes == 12 * N * N", at)[0];
+  // 12 * 1200^2 = 17.28e6; 3% more is within the 5% tolerance, 10% more is not.
+  Launch near = launchWith(1200, 1, 17.28e6 * 1.03), far = launchWith(1200, 1, 17.28e6 * 1.10);
+  EXPECT_EQ(checkAgainstMeasurement(bytes, matmul(), {&near}, nullptr, 0.05).verdict, Verdict::Held);
+  EXPECT_EQ(checkAgainstMeasurement(bytes, matmul(), {&far}, nullptr, 0.05).verdict, Verdict::Failed);
+}
+
+TEST(Bindings, DecodesArgumentsByParameterType) {
+  EXPECT_EQ(decodeArgument("int", "ffffffff"), Number(int64_t{-1}));
+  EXPECT_EQ(decodeArgument("const unsigned int", "ffffffff"), Number(int64_t{4294967295}));
+  EXPECT_EQ(decodeArgument("size_t", "0010000000000000"), Number(int64_t{4096}));
+  EXPECT_EQ(decodeArgument("float", "0000803f"), Number::real(1.0));
+  EXPECT_EQ(decodeArgument("double", "000000000000e03f"), Number::real(0.5));
+  EXPECT_EQ(decodeArgument("float *", "0000803f00000000"), std::nullopt);
+  EXPECT_EQ(decodeArgument("int", "00000000000000000000"), std::nullopt);
+  EXPECT_THROW(decodeArgument("int", "0g000000"), Error);
+  EXPECT_THROW(decodeArgument("int", "000"), Error);
+}
+
+TEST(Bindings, ParsesOptionsAndLaunches) {
+  EXPECT_EQ(parseDim3("256", "--block"), (Dim3{256, 1, 1}));
+  EXPECT_EQ(parseDim3("32,8,2", "--block"), (Dim3{32, 8, 2}));
+  EXPECT_THROW(parseDim3("0", "--block"), Error);
+  EXPECT_THROW(parseDim3("1,2,3,4", "--grid"), Error);
+  EXPECT_THROW(parseDim3("x", "--grid"), Error);
+  Bindings b;
+  addArgumentBinding(b, "N=4096");
+  addArgumentBinding(b, "alpha=0.5");
+  EXPECT_EQ(b.at("N"), Number(int64_t{4096}));
+  EXPECT_EQ(b.at("alpha"), Number::real(0.5));
+  EXPECT_THROW(addArgumentBinding(b, "N"), Error);
+  EXPECT_THROW(addArgumentBinding(b, "N=four"), Error);
+  Launch l = launchWith(2048, 0, 0);
+  l.grid = {64, 64, 1};
+  l.block = {32, 32, 1};
+  Bindings fromLaunch = launchBindings(matmul(), l);
+  EXPECT_EQ(fromLaunch.at("N"), Number(int64_t{2048}));
+  EXPECT_EQ(fromLaunch.at("gridDim.y"), Number(int64_t{64}));
+  EXPECT_EQ(fromLaunch.at("blockDim.x"), Number(int64_t{32}));
+  EXPECT_EQ(fromLaunch.count("A"), 0u);
+}
