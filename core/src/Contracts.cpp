@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 namespace roofcheck {
 
@@ -394,38 +395,24 @@ Launch launchFrom(const FieldReader &r) {
 
 } // namespace
 
-MeasuredFile loadMeasuredFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(path + ": cannot open: " + std::strerror(errno));
+MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source) {
   MeasuredFile file;
-  std::string line;
-  int64_t number = 0;
   bool sawHeader = false;
-  std::vector<std::string> lines;
-  while (std::getline(in, line))
-    lines.push_back(line);
-  bool endsWithNewline = false;
-  {
-    std::ifstream tail(path, std::ios::binary | std::ios::ate);
-    auto size = tail.tellg();
-    if (size > 0) {
-      tail.seekg(-1, std::ios::end);
-      endsWithNewline = tail.get() == '\n';
-    }
-  }
-  for (size_t i = 0; i < lines.size(); ++i) {
-    number = static_cast<int64_t>(i) + 1;
-    const std::string &text = lines[i];
-    if (text.find_first_not_of(" \t\r") == std::string::npos)
+  size_t begin = 0;
+  for (int64_t number = 1; begin < text.size(); ++number) {
+    size_t end = text.find('\n', begin);
+    bool last = end == std::string_view::npos;
+    std::string_view line = text.substr(begin, (last ? text.size() : end) - begin);
+    begin = last ? text.size() : end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos)
       continue;
-    std::string where = path + ":" + std::to_string(number);
+    std::string where = source + ":" + std::to_string(number);
     Json record;
     try {
-      record = Json::parse(text);
+      record = Json::parse(line);
     } catch (const Json::parse_error &) {
-      bool last = i + 1 == lines.size();
-      if (last && !endsWithNewline && sawHeader) {
+      // Only a last line without its newline is a record cut short by a crash mid-write.
+      if (last && sawHeader) {
         file.warnings.push_back(where + ": truncated last record skipped (the program stopped mid-write)");
         continue;
       }
@@ -456,8 +443,17 @@ MeasuredFile loadMeasuredFile(const std::string &path) {
     }
   }
   if (!sawHeader)
-    throw Error(path + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
+    throw Error(source + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
   return file;
+}
+
+MeasuredFile loadMeasuredFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(path + ": cannot open: " + std::strerror(errno));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parseMeasuredLines(buffer.str(), path);
 }
 
 // --------------------------------------------------------------------------------- ceilings/1

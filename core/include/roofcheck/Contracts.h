@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofcheck {
@@ -187,6 +188,8 @@ Json toJson(const Launch &launch);
 /// Reads JSON Lines: the header on the first line, then launch records. A truncated last line
 /// (a crash mid-write) is skipped with a warning; any other malformed line is an error naming it.
 MeasuredFile loadMeasuredFile(const std::string &path);
+/// The same, from text already read; `source` names it in messages.
+MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source);
 
 // --------------------------------------------------------------------------------- ceilings/1
 
