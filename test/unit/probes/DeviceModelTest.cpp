@@ -40,10 +40,10 @@ TEST(DeviceModel, OnlyHopperIsSupported) {
 
 TEST(DeviceModel, DramBuffersAreSeveralTimesTheL2) {
   DeviceProperties p = h200();
-  EXPECT_EQ(dramBufferBytes(p, false), 1024 * MiB); // max(16 x 50 MiB, 1 GiB)
+  EXPECT_EQ(dramBufferBytes(p, false), 3200 * MiB); // max(64 x 50 MiB, 2 GiB)
   EXPECT_EQ(dramBufferBytes(p, true), 256 * MiB);   // max(4 x 50 MiB, 256 MiB)
-  p.l2Bytes = 128 * MiB;
-  EXPECT_EQ(dramBufferBytes(p, false), 2048 * MiB); // 16 x 128 MiB
+  p.l2Bytes = 16 * MiB;
+  EXPECT_EQ(dramBufferBytes(p, false), 2048 * MiB); // 64 x 16 MiB is less than 2 GiB
   p = h200();
   p.freeMemoryBytes = 2048 * MiB + 12345; // a quarter of the free memory, whole MiB
   EXPECT_EQ(dramBufferBytes(p, false), 512 * MiB);
@@ -61,12 +61,21 @@ TEST(DeviceModel, L2WorkingSetIsAQuarterOfTheL2) {
 TEST(DeviceModel, GridsFillEveryMultiprocessor) {
   EXPECT_EQ(residentGrid(h200(), 256), 132 * 8);
   EXPECT_EQ(residentGrid(h200(), 512), 132 * 4);
-  std::vector<StreamConfig> configs = dramConfigs(h200(), false);
+  std::vector<StreamConfig> configs = dramConfigs(false);
   ASSERT_GE(configs.size(), 4u);
-  EXPECT_EQ(configs[0].threads, 512);
-  EXPECT_EQ(configs[0].blocksPerMultiprocessor, 4);
-  EXPECT_EQ(configs[0].str(), "512 threads, 4 blocks/SM, unroll 4");
-  EXPECT_EQ(dramConfigs(h200(), true).size(), 2u);
+  for (const StreamConfig &c : configs)
+    EXPECT_TRUE(c.unroll == 4 || c.unroll == 8 || c.unroll == 16) << c.str();
+  EXPECT_EQ(dramConfigs(true).size(), 2u);
+  // One pass over the buffer, rounding up: a partial tile at the end is guarded in the kernel.
+  StreamConfig tiled{StreamLayout::Tiled, 256, 8};
+  EXPECT_EQ(tiled.str(), "tiled, 256 threads, unroll 8");
+  EXPECT_EQ(tiled.toJson()["layout"], "tiled");
+  EXPECT_EQ(streamGrid(tiled, 2048), 1);
+  EXPECT_EQ(streamGrid(tiled, 2049), 2);
+  EXPECT_EQ(streamGrid(tiled, (int64_t(2) << 30) / 16), 65536); // 2 GiB in 16-byte vectors / 2048
+  StreamConfig strided{StreamLayout::Strided, 1024, 4};
+  EXPECT_EQ(strided.str(), "strided, 1024 threads, unroll 4");
+  EXPECT_EQ(streamGrid(strided, 4096), 1);
   EXPECT_EQ(gemmSize(false), 8192);
   EXPECT_EQ(gemmSize(true), 4096);
 }

@@ -55,4 +55,8 @@ TEST(Statistics, QuickPlansAreShorterThanFullOnes) {
   EXPECT_LT(fullPlan(true).timedSeconds, fullPlan(false).timedSeconds);
   EXPECT_LT(screeningPlan(false).timedSeconds, fullPlan(false).timedSeconds);
   EXPECT_LE(screeningPlan(true).timedSeconds, screeningPlan(false).timedSeconds);
+  // Matrix products: past the power controller's transient before timing, then as long as do_bench's window.
+  EXPECT_DOUBLE_EQ(sustainedPlan(false).warmupSeconds, 0.5);
+  EXPECT_DOUBLE_EQ(sustainedPlan(false).timedSeconds, 0.5);
+  EXPECT_EQ(planRepetitions(1.4e-3, sustainedPlan(false)).warmup, 358); // ceil(0.5 / 1.4 ms)
 }
