@@ -1,0 +1,694 @@
+#include "Engine.h"
+
+#include "Explanations.h"
+#include "Format.h"
+
+#include "roofcheck/Bindings.h"
+#include "roofcheck/Roofline.h"
+#include "roofcheck/Version.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace roofcheck::report {
+
+namespace {
+
+// The static quantities evaluated for a launch, by index.
+enum Field { Flops, Special, Read, Write, Ideal, Predicted, FP64, FP32, FP16, BF16, Tensor, FieldCount };
+
+using Values = std::array<std::optional<double>, FieldCount>;
+
+std::array<const Quantity *, FieldCount> fieldsOf(const StaticKernel &k) {
+  return {&k.flops.total, &k.flops.special, &k.bytes.read, &k.bytes.write, &k.bytes.ideal,  &k.bytes.predicted,
+          &k.flops.fp64,  &k.flops.fp32,    &k.flops.fp16, &k.flops.bf16,  &k.flops.tensor};
+}
+
+/// A sum that knows whether every term was known.
+struct Sum {
+  double value = 0;
+  bool complete = true;
+  bool any = false;
+  void add(const std::optional<double> &v, double times = 1) {
+    if (v) {
+      value += *v * times;
+      any = true;
+    } else {
+      complete = false;
+    }
+  }
+  std::optional<double> get() const { return complete && any ? std::optional<double>(value) : std::nullopt; }
+};
+
+std::optional<double> metric(const Launch &l, const char *name) {
+  auto it = l.metrics.find(name);
+  return it == l.metrics.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+/// Totals over a group of launches (a kernel, a signature or a rank).
+struct Tally {
+  int64_t launches = 0;
+  double timeNs = 0;
+  std::array<Sum, FieldCount> predictedAll, predictedProfiled;
+  int64_t profiled = 0;
+  double profiledTimeNs = 0;
+  Sum flops, fp64, fp32, fp16, dramRead, dramWrite, l2;
+  std::optional<double> largestProfiledIdeal;
+
+  void add(const Launch &l, std::optional<double> durationNs, const Values *predicted) {
+    ++launches;
+    timeNs += durationNs.value_or(0);
+    for (int i = 0; i < FieldCount; ++i)
+      predictedAll[i].add(predicted ? (*predicted)[i] : std::nullopt);
+    if (!l.profiled)
+      return;
+    ++profiled;
+    profiledTimeNs += durationNs.value_or(0);
+    MeasuredFlops m = measuredFlops(l.metrics);
+    flops.add(m.total());
+    fp64.add(m.fp64);
+    fp32.add(m.fp32);
+    fp16.add(m.fp16);
+    dramRead.add(metric(l, "dram__bytes_read.sum"));
+    dramWrite.add(metric(l, "dram__bytes_write.sum"));
+    l2.add(metric(l, "lts__t_bytes.sum"));
+    for (int i = 0; i < FieldCount; ++i)
+      predictedProfiled[i].add(predicted ? (*predicted)[i] : std::nullopt);
+    if (predicted && (*predicted)[Ideal])
+      largestProfiledIdeal = std::max(largestProfiledIdeal.value_or(0), *(*predicted)[Ideal]);
+  }
+
+  std::optional<double> dram() const {
+    auto r = dramRead.get(), w = dramWrite.get();
+    return r && w ? std::optional<double>(*r + *w) : std::nullopt;
+  }
+  std::optional<double> measuredIntensity() const {
+    auto f = flops.get(), d = dram();
+    return f && d && *d > 0 ? std::optional<double>(*f / *d) : std::nullopt;
+  }
+  std::optional<double> perSecond(const std::optional<double> &amount) const {
+    return amount && profiledTimeNs > 0 ? std::optional<double>(*amount / (profiledTimeNs * 1e-9)) : std::nullopt;
+  }
+  std::optional<double> ratioOf(Field numerator, Field denominator) const {
+    auto n = predictedAll[numerator].get(), d = predictedAll[denominator].get();
+    return n && d && *d > 0 ? std::optional<double>(*n / *d) : std::nullopt;
+  }
+  std::optional<double> trafficRatio() const {
+    auto d = dram();
+    auto ideal = predictedProfiled[Ideal].get();
+    return d && ideal && *ideal > 0 ? std::optional<double>(*d / *ideal) : std::nullopt;
+  }
+};
+
+/// The roofs the ceilings file offers, chosen per FLOP bucket.
+class Roofs {
+public:
+  explicit Roofs(const CeilingsDocument *ceilings) : ceilings_(ceilings) {}
+  bool present() const { return ceilings_ != nullptr; }
+  std::optional<double> dram() const {
+    if (!ceilings_)
+      return std::nullopt;
+    return ceilings_->bestMemory("dram")->bytesPerSecond;
+  }
+  /// The roofline for a bucket; nullopt without ceilings or without a compute ceiling for it.
+  std::optional<Roofline> forBucket(const std::string &bucket) const {
+    if (!ceilings_)
+      return std::nullopt;
+    const ComputeCeiling *c = ceilings_->bestCompute(bucket);
+    if (!c)
+      return std::nullopt;
+    return Roofline({c->bucket + " " + c->dtype, c->flopsPerSecond}, {"dram", *dram()});
+  }
+
+private:
+  const CeilingsDocument *ceilings_;
+};
+
+/// The FLOP bucket that dominates a kernel: from the static buckets, else from the measured precisions.
+std::optional<std::string> dominantBucket(const Tally &t) {
+  std::optional<std::string> best;
+  double most = 0;
+  const std::pair<Field, const char *> buckets[] = {
+      {FP64, "fp64"}, {FP32, "fp32"}, {FP16, "fp16"}, {BF16, "bf16"}, {Tensor, "tensor"}};
+  for (auto [field, name] : buckets)
+    if (auto v = t.predictedAll[field].get(); v && *v > most) {
+      most = *v;
+      best = name;
+    }
+  if (best)
+    return best;
+  const std::pair<const Sum *, const char *> measured[] = {{&t.fp64, "fp64"}, {&t.fp32, "fp32"}, {&t.fp16, "fp16"}};
+  for (auto [sum, name] : measured)
+    if (auto v = sum->get(); v && *v > most) {
+      most = *v;
+      best = name;
+    }
+  return best;
+}
+
+/// Fraction of the roof at an intensity; a kernel without FLOPs is measured against the DRAM roof
+/// (the limit of flops/s over bandwidth*AI as both go to zero).
+std::optional<double> fractionOfRoof(const std::optional<Roofline> &roofline, const std::optional<double> &dramCeiling,
+                                     const std::optional<double> &ai, const std::optional<double> &flopsPerSecond,
+                                     const std::optional<double> &bytesPerSecond) {
+  if (roofline && ai && *ai > 0 && flopsPerSecond)
+    return roofline->fractionOfRoof(*ai, *flopsPerSecond);
+  if (dramCeiling && bytesPerSecond && ai && *ai == 0)
+    return *bytesPerSecond / *dramCeiling;
+  return std::nullopt;
+}
+
+std::optional<std::string> boundAt(const std::optional<Roofline> &roofline, const std::optional<double> &ai) {
+  if (!ai)
+    return std::nullopt;
+  if (*ai == 0)
+    return std::string("memory"); // no FLOPs: only bytes can limit it
+  if (!roofline)
+    return std::nullopt;
+  return std::string(toString(roofline->classify(*ai).bound));
+}
+
+struct Signature {
+  Dim3 grid, block;
+  std::vector<std::pair<std::string, std::string>> args;
+  Bindings bindings;
+  Values values;
+  Tally tally;
+};
+
+struct RankTally {
+  ReportRank rank;
+  Tally tally;
+};
+
+struct KernelAccumulator {
+  std::string name, mangled;
+  const StaticKernel *kernel = nullptr;
+  Tally tally;
+  std::map<std::string, Signature> signatures; // by a key of grid, block and argument values
+  std::vector<std::string> signatureOrder;
+  std::map<std::string, RankTally> ranks;
+  std::vector<std::string> rankOrder;
+  const DeviceInfo *device = nullptr;
+  std::string earlierLaunch;
+  bool sawProfiled = false;
+};
+
+Values evaluate(const StaticKernel &k, const Bindings &bindings) {
+  Values v;
+  auto fields = fieldsOf(k);
+  for (int i = 0; i < FieldCount; ++i)
+    v[i] = fields[i]->evaluate(bindings);
+  return v;
+}
+
+/// The expression with the bindings substituted; unchanged when substitution fails (an overflow while
+/// folding constants), since the value is evaluated separately and the text is for reading.
+Expr substitutedExpr(const std::string &expr, const Bindings &bindings) {
+  Expr e = Expr::parse(expr);
+  try {
+    return e.substituted(bindings);
+  } catch (const Error &) {
+    return e;
+  }
+}
+
+/// The static expression with the bindings substituted; its value only when every launch had it.
+Quantity substituted(const Quantity &q, const Bindings &bindings, const std::optional<double> &value) {
+  Quantity out;
+  if (!q.known())
+    return out;
+  out.expr = substitutedExpr(q.expr, bindings).str();
+  out.value = value;
+  return out;
+}
+
+PredictedCounts predictedCounts(const StaticKernel &k, const Tally &t, const Bindings &bindings) {
+  PredictedCounts p;
+  p.flops = substituted(k.flops.total, bindings, t.predictedAll[Flops].get());
+  p.special = substituted(k.flops.special, bindings, t.predictedAll[Special].get());
+  p.bytesRead = substituted(k.bytes.read, bindings, t.predictedAll[Read].get());
+  p.bytesWrite = substituted(k.bytes.write, bindings, t.predictedAll[Write].get());
+  p.bytesIdeal = substituted(k.bytes.ideal, bindings, t.predictedAll[Ideal].get());
+  p.bytesPredicted = substituted(k.bytes.predicted, bindings, t.predictedAll[Predicted].get());
+  p.intensityIdeal = substituted(k.intensity.ideal, bindings, t.ratioOf(Flops, Ideal));
+  p.intensityPredicted = substituted(k.intensity.predicted, bindings, t.ratioOf(Flops, Predicted));
+  return p;
+}
+
+void fillPredictedIntensities(ReportKernel &k, const Tally &t) {
+  k.predictedIntensityIdeal = t.ratioOf(Flops, Ideal);
+  k.predictedIntensityPredicted = t.ratioOf(Flops, Predicted);
+}
+
+std::optional<double> predictedIntensityForBound(const ReportKernel &k) {
+  return k.predictedIntensityPredicted ? k.predictedIntensityPredicted : k.predictedIntensityIdeal;
+}
+
+std::vector<ReportCeiling> ceilingsDrawn(const CeilingsDocument &c) {
+  std::vector<ReportCeiling> out;
+  double dram = c.bestMemory("dram")->bytesPerSecond;
+  for (const char *level : {"dram", "l2", "shared"})
+    if (const MemoryCeiling *m = c.bestMemory(level))
+      out.push_back({"memory", m->level, m->variant, m->bytesPerSecond, std::nullopt});
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const ComputeCeiling &cc : c.compute) {
+    if (!seen.insert({cc.bucket, cc.dtype}).second)
+      continue;
+    const ComputeCeiling *best = c.bestCompute(cc.bucket, cc.dtype);
+    out.push_back({"compute", best->bucket, best->dtype, best->flopsPerSecond, best->flopsPerSecond / dram});
+  }
+  return out;
+}
+
+std::string rankLabel(const MeasuredHeader &h) {
+  return h.rank ? "rank " + std::to_string(*h.rank) : "pid " + std::to_string(h.pid);
+}
+
+/// The clock at which the ceilings were measured: the median of what the probes sampled during their runs.
+std::optional<double> ceilingsClock(const CeilingsDocument &c, bool memory) {
+  std::vector<double> samples;
+  auto take = [&](const Provenance &p) {
+    const ClockSample &s = p.clocksDuring.smMHz || p.clocksDuring.memoryMHz ? p.clocksDuring : p.clocksBefore;
+    if (auto v = memory ? s.memoryMHz : s.smMHz)
+      samples.push_back(*v);
+  };
+  for (const MemoryCeiling &m : c.memory)
+    take(m.provenance);
+  for (const ComputeCeiling &cc : c.compute)
+    take(cc.provenance);
+  if (samples.empty())
+    return std::nullopt;
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<MeasuredInput> &measured,
+                             ReportDocument &doc) {
+  const DeviceInfo &cd = ceilings.document.device;
+  for (const MeasuredInput &m : measured) {
+    for (const DeviceInfo &d : m.file.header.devices) {
+      bool sameDevice = !d.uuid.empty() && !cd.uuid.empty() ? d.uuid == cd.uuid : d.name == cd.name;
+      if (sameDevice)
+        continue;
+      doc.problems.push_back(
+          {"ceilings-other-device", "warning",
+           "the ceilings were measured on another device than the run: roofs and fractions may not hold",
+           {ceilings.path + ": " + cd.name + " " + (cd.uuid.empty() ? "(no uuid)" : cd.uuid),
+            m.path + ": device " + std::to_string(d.index) + " " + d.name + " " +
+                (d.uuid.empty() ? "(no uuid)" : d.uuid)}});
+    }
+    for (bool memory : {false, true}) {
+      auto probe = ceilingsClock(ceilings.document, memory);
+      auto run = memory ? m.file.header.clocks.memoryMHz : m.file.header.clocks.smMHz;
+      if (!probe || !run || std::fabs(*probe - *run) <= 0.05 * *run)
+        continue;
+      const char *which = memory ? "memory" : "SM";
+      doc.problems.push_back(
+          {"ceilings-other-clock", "warning",
+           std::string("the ceilings were measured at another ") + which +
+               " clock than the run: the roofs do not describe this run's clock state",
+           {ceilings.path + ": " + which + " clock " + count(*probe) + " MHz during the probes",
+            m.path + ": " + which + " clock " + count(*run) + " MHz during the run"}});
+    }
+  }
+}
+
+const DeviceInfo *deviceOf(const MeasuredHeader &h, int index) {
+  for (const DeviceInfo &d : h.devices)
+    if (d.index == index)
+      return &d;
+  return nullptr;
+}
+
+// ------------------------------------------------------------------------------------ static mode
+
+Model staticModel(const Inputs &inputs, const StaticBindings &given) {
+  Model model;
+  ReportDocument &doc = model.document;
+  doc.mode = "static";
+  Roofs roofs(inputs.ceilings ? &inputs.ceilings->document : nullptr);
+  Bindings common = dimensionBindings(given.grid.value_or(Dim3{1, 1, 1}), given.block.value_or(Dim3{1, 1, 1}));
+  if (!given.grid)
+    for (const char *axis : {"gridDim.x", "gridDim.y", "gridDim.z"})
+      common.erase(axis);
+  if (!given.block)
+    for (const char *axis : {"blockDim.x", "blockDim.y", "blockDim.z"})
+      common.erase(axis);
+  std::set<std::string> usedArgs;
+  std::set<std::string> seen;
+  for (const StaticInput &input : inputs.statics) {
+    for (const StaticKernel &sk : input.document.kernels) {
+      if (!seen.insert(sk.mangled).second)
+        continue;
+      Bindings bindings = common;
+      for (const StaticBindings::Arg &arg : given.args)
+        for (const KernelParam &p : sk.params)
+          if (p.name == arg.name && (arg.kernel.empty() || arg.kernel == sk.name)) {
+            bindings[arg.name] = arg.value;
+            usedArgs.insert(arg.kernel + ":" + arg.name);
+          }
+      Values values = evaluate(sk, bindings);
+      // One unprofiled, untimed pseudo-launch: the sums are the evaluated values themselves.
+      Tally t;
+      t.add(Launch{}, std::nullopt, &values);
+      t.launches = 0;
+      ReportKernel k;
+      k.name = sk.name;
+      k.mangled = sk.mangled;
+      k.file = sk.file;
+      k.line = sk.line;
+      k.predicted = predictedCounts(sk, t, bindings);
+      fillPredictedIntensities(k, t);
+      k.dtype = dominantBucket(t);
+      if (!k.dtype) // symbolic: the bucket whose count is not zero
+        for (auto [q, name] : {std::pair{&sk.flops.fp64, "fp64"}, std::pair{&sk.flops.fp32, "fp32"},
+                               std::pair{&sk.flops.fp16, "fp16"}, std::pair{&sk.flops.bf16, "bf16"},
+                               std::pair{&sk.flops.tensor, "tensor"}})
+          if (!k.dtype && q->known() && q->expr != "0")
+            k.dtype = name;
+      std::optional<Roofline> roofline = k.dtype ? roofs.forBucket(*k.dtype) : std::nullopt;
+      k.boundPredicted = boundAt(roofline, predictedIntensityForBound(k));
+      KernelFacts facts;
+      facts.kernel = &sk;
+      facts.idealBytes = values[Ideal];
+      facts.predictedBytes = values[Predicted];
+      explainStatic(facts, k);
+      std::set<std::string> unbound;
+      for (const Quantity *q : fieldsOf(sk))
+        if (q->known())
+          for (const std::string &s : substitutedExpr(q->expr, bindings).symbols())
+            unbound.insert(s);
+      if (!unbound.empty()) {
+        std::string names;
+        for (const std::string &s : unbound)
+          names += (names.empty() ? "" : ", ") + s;
+        k.explanations.push_back({"symbolic", "note",
+                                  "values stay symbolic: bind " + names +
+                                      " with --grid, --block or --arg NAME=VALUE",
+                                  {}});
+      }
+      doc.kernels.push_back(std::move(k));
+    }
+  }
+  for (const StaticBindings::Arg &arg : given.args)
+    if (!usedArgs.count(arg.kernel + ":" + arg.name))
+      model.warnings.push_back("--arg " + (arg.kernel.empty() ? "" : arg.kernel + ":") + arg.name + ": no kernel" +
+                               (arg.kernel.empty() ? "" : " named '" + arg.kernel + "'") +
+                               " has a parameter named '" + arg.name + "'");
+  return model;
+}
+
+// ---------------------------------------------------------------------------------- measured mode
+
+Model measuredModel(const Inputs &inputs) {
+  Model model;
+  ReportDocument &doc = model.document;
+  doc.mode = "measured";
+  Roofs roofs(inputs.ceilings ? &inputs.ceilings->document : nullptr);
+
+  std::map<std::string, const StaticKernel *> statics;
+  for (const StaticInput &input : inputs.statics)
+    for (const StaticKernel &k : input.document.kernels) {
+      auto [it, inserted] = statics.emplace(k.mangled, &k);
+      if (!inserted && toJson(StaticDocument{"", "", {*it->second}}) != toJson(StaticDocument{"", "", {k}}))
+        model.warnings.push_back(input.path + ": kernel " + k.name +
+                                 " differs from an earlier static entry with the same mangled name; the first is used");
+    }
+
+  std::map<std::string, KernelAccumulator> kernels;
+  std::vector<std::string> order;
+  int64_t withoutDuration = 0;
+  std::set<std::string> labels;
+  for (const MeasuredInput &input : inputs.measured) {
+    const MeasuredHeader &h = input.file.header;
+    std::string label = rankLabel(h);
+    if (!labels.insert(label).second)
+      label += " (" + input.path + ")";
+    const Launch *previous = nullptr;
+    for (const Launch &l : input.file.launches) {
+      std::string key = l.mangled.empty() ? l.name : l.mangled;
+      auto [it, inserted] = kernels.try_emplace(key);
+      KernelAccumulator &acc = it->second;
+      if (inserted) {
+        order.push_back(key);
+        acc.name = l.name;
+        acc.mangled = l.mangled;
+        auto s = statics.find(l.mangled);
+        acc.kernel = s == statics.end() ? nullptr : s->second;
+        if (acc.kernel)
+          acc.name = acc.kernel->name;
+      }
+      if (!acc.device)
+        acc.device = deviceOf(h, l.device);
+      if (l.profiled && !acc.sawProfiled) {
+        acc.sawProfiled = true;
+        acc.earlierLaunch = previous ? previous->name + " (launch " + std::to_string(previous->index) + ", " +
+                                           input.path + ")"
+                                     : "none in this process before it: the data came from a copy or "
+                                       "initialisation just before the launch";
+      }
+      previous = &l;
+
+      std::optional<double> duration;
+      if (l.durationNs)
+        duration = static_cast<double>(*l.durationNs);
+      else if (auto t = metric(l, "gpu__time_duration.sum"))
+        duration = *t;
+      else
+        ++withoutDuration;
+
+      // The signature: launch shape and the scalar arguments, by the static file's parameter names.
+      Bindings bindings = dimensionBindings(l.grid, l.block);
+      std::vector<std::pair<std::string, std::string>> args;
+      if (acc.kernel)
+        for (const KernelParam &p : acc.kernel->params) {
+          if (scalarKind(p.type) == ScalarKind::NotScalar)
+            continue;
+          auto a = std::find_if(l.args.begin(), l.args.end(), [&](const KernelArgument &x) { return x.index == p.index; });
+          if (a == l.args.end())
+            continue;
+          std::optional<Number> value;
+          try {
+            value = decodeArgument(p.type, a->hex);
+          } catch (const Error &e) {
+            throw Error(input.path + ": launch " + std::to_string(l.index) + " argument " + std::to_string(p.index) +
+                        ": " + e.what());
+          }
+          if (!value || (p.size != 0 && a->size != p.size)) {
+            model.warnings.push_back(input.path + ": launch " + std::to_string(l.index) + ": argument " +
+                                     std::to_string(p.index) + " (" + p.name + ") has " + std::to_string(a->size) +
+                                     " bytes, the static file says " + p.type + " of " + std::to_string(p.size));
+            continue;
+          }
+          bindings[p.name] = *value;
+          args.emplace_back(p.name, value->str());
+        }
+      std::string sigKey = dim3(l.grid) + dim3(l.block);
+      for (const auto &[n, v] : args)
+        sigKey += " " + n + "=" + v;
+      auto [sit, newSignature] = acc.signatures.try_emplace(sigKey);
+      Signature &sig = sit->second;
+      if (newSignature) {
+        acc.signatureOrder.push_back(sigKey);
+        sig.grid = l.grid;
+        sig.block = l.block;
+        sig.args = args;
+        sig.bindings = bindings;
+        if (acc.kernel)
+          sig.values = evaluate(*acc.kernel, bindings);
+      }
+      const Values *values = acc.kernel ? &sig.values : nullptr;
+      acc.tally.add(l, duration, values);
+      sig.tally.add(l, duration, values);
+      auto [rit, newRank] = acc.ranks.try_emplace(label);
+      if (newRank) {
+        acc.rankOrder.push_back(label);
+        rit->second.rank = {label, h.rank, h.pid, 0, 0, {}, {}, {}};
+      }
+      rit->second.tally.add(l, duration, values);
+    }
+  }
+
+  if (!inputs.statics.empty() && !kernels.empty() &&
+      std::none_of(kernels.begin(), kernels.end(), [](const auto &k) { return k.second.kernel != nullptr; })) {
+    std::string measuredName = kernels.begin()->first;
+    std::string staticName = statics.empty() ? std::string("(none)") : statics.begin()->first;
+    throw Error("none of the " + std::to_string(kernels.size()) +
+                " kernels in the measured files matches a kernel of the static files by mangled name (measured " +
+                measuredName + ", static " + staticName +
+                "): give the static file made from the sources of the measured program");
+  }
+  if (withoutDuration > 0)
+    doc.problems.push_back({"missing-duration", "warning",
+                            std::to_string(withoutDuration) +
+                                " launches have no duration: their time is not in the time shares",
+                            {}});
+  std::vector<std::string> unmatched;
+  for (const std::string &key : order)
+    if (!kernels[key].kernel)
+      unmatched.push_back(kernels[key].name);
+  if (!inputs.statics.empty() && !unmatched.empty())
+    doc.problems.push_back({"no-static-entry", "warning",
+                            std::to_string(unmatched.size()) +
+                                " measured kernels have no entry in the static files: measured dots only",
+                            unmatched});
+  if (inputs.statics.empty())
+    doc.problems.push_back({"no-static-file", "note", "no static file: measured dots only, no predicted dot", {}});
+  if (!roofs.present())
+    doc.problems.push_back({"no-ceilings", "note",
+                            "no ceilings file: no roof, fraction of roof or bound class (run roofcheck probe)", {}});
+
+  std::set<std::string> deviceNames;
+  for (const MeasuredInput &m : inputs.measured)
+    for (const DeviceInfo &d : m.file.header.devices)
+      deviceNames.insert(d.name);
+  if (deviceNames.size() > 1) {
+    std::vector<std::string> names(deviceNames.begin(), deviceNames.end());
+    doc.problems.push_back({"mixed-devices", "warning",
+                            "the measured files come from different device models: one roofline cannot hold them all",
+                            names});
+  }
+
+  for (const auto &[key, acc] : kernels)
+    doc.totalTimeNs += acc.tally.timeNs;
+
+  for (const std::string &key : order) {
+    KernelAccumulator &acc = kernels[key];
+    const Tally &t = acc.tally;
+    ReportKernel k;
+    k.name = acc.name;
+    k.mangled = acc.mangled;
+    k.launches = t.launches;
+    k.timeNs = t.timeNs;
+    k.timeShare = doc.totalTimeNs > 0 ? t.timeNs / doc.totalTimeNs : 0;
+    if (acc.kernel) {
+      k.file = acc.kernel->file;
+      k.line = acc.kernel->line;
+      const Bindings &bindings = acc.signatures.size() == 1 ? acc.signatures.begin()->second.bindings : Bindings{};
+      k.predicted = predictedCounts(*acc.kernel, t, bindings);
+      fillPredictedIntensities(k, t);
+    }
+    if (t.profiled > 0)
+      k.measured = MeasuredCounts{t.profiled, t.profiledTimeNs, t.flops.get(), t.dramRead.get(), t.dramWrite.get(),
+                                  t.l2.get()};
+    k.measuredIntensity = t.measuredIntensity();
+    k.flopsPerSecond = t.perSecond(t.flops.get());
+    k.bytesPerSecond = t.perSecond(t.dram());
+    k.trafficRatio = t.trafficRatio();
+    k.dtype = dominantBucket(t);
+    std::optional<Roofline> roofline = k.dtype ? roofs.forBucket(*k.dtype) : std::nullopt;
+    if (roofline && k.measuredIntensity)
+      k.roof = roofline->attainable(*k.measuredIntensity);
+    k.fractionOfRoof = fractionOfRoof(roofline, roofs.dram(), k.measuredIntensity, k.flopsPerSecond, k.bytesPerSecond);
+    k.boundPredicted = boundAt(roofline, predictedIntensityForBound(k));
+    k.boundMeasured = boundAt(roofline, k.measuredIntensity);
+    if (roofs.present() && k.dtype && !roofline)
+      k.explanations.push_back({"no-ceiling", "warning",
+                                "the ceilings file has no " + *k.dtype + " compute ceiling: no roof for this kernel",
+                                {inputs.ceilings->path}});
+    if (t.profiled == 0)
+      k.explanations.push_back({"not-profiled", "note",
+                                "timing only: no launch of this kernel was profiled, so it has no measured dot", {}});
+
+    KernelFacts facts;
+    facts.kernel = acc.kernel;
+    facts.measured = t.profiled > 0;
+    facts.idealBytes = t.predictedProfiled[Ideal].get();
+    facts.predictedBytes = t.predictedProfiled[Predicted].get();
+    facts.idealRead = t.predictedProfiled[Read].get();
+    facts.idealWrite = t.predictedProfiled[Write].get();
+    facts.staticFlops = t.predictedProfiled[Flops].get();
+    facts.staticSpecial = t.predictedProfiled[Special].get();
+    facts.staticFp64 = t.predictedProfiled[FP64].get();
+    facts.staticFp32 = t.predictedProfiled[FP32].get();
+    facts.staticFp16 = t.predictedProfiled[FP16].get();
+    facts.staticTensor = t.predictedProfiled[Tensor].get();
+    facts.dramRead = t.dramRead.get();
+    facts.dramWrite = t.dramWrite.get();
+    facts.l2Bytes = t.l2.get();
+    facts.measuredFlops = t.flops.get();
+    facts.measuredFp64 = t.fp64.get();
+    facts.measuredFp32 = t.fp32.get();
+    facts.measuredFp16 = t.fp16.get();
+    facts.workingSetBytes = t.largestProfiledIdeal;
+    if (acc.device) {
+      facts.l2SizeBytes = acc.device->l2Bytes;
+      facts.deviceName = acc.device->name;
+    }
+    facts.earlierLaunch = acc.earlierLaunch;
+    facts.bandwidthCeiling = roofs.dram();
+    explainStatic(facts, k);
+    explainMeasured(facts, k);
+
+    for (const std::string &sk : acc.signatureOrder) {
+      const Signature &sig = acc.signatures[sk];
+      const Tally &st = sig.tally;
+      ReportSignature s;
+      s.grid = sig.grid;
+      s.block = sig.block;
+      s.args = sig.args;
+      s.launches = st.launches;
+      s.timeNs = st.timeNs;
+      s.timeShare = doc.totalTimeNs > 0 ? st.timeNs / doc.totalTimeNs : 0;
+      s.predictedIntensityIdeal = st.ratioOf(Flops, Ideal);
+      s.predictedIntensityPredicted = st.ratioOf(Flops, Predicted);
+      s.measuredIntensity = st.measuredIntensity();
+      s.flopsPerSecond = st.perSecond(st.flops.get());
+      s.fractionOfRoof =
+          fractionOfRoof(roofline, roofs.dram(), s.measuredIntensity, s.flopsPerSecond, st.perSecond(st.dram()));
+      s.trafficRatio = st.trafficRatio();
+      s.predictedFlops = st.predictedAll[Flops].get();
+      s.predictedBytesIdeal = st.predictedAll[Ideal].get();
+      s.measuredDramBytes = st.dram();
+      k.signatures.push_back(std::move(s));
+    }
+    for (const std::string &label : acc.rankOrder) {
+      RankTally &r = acc.ranks[label];
+      r.rank.launches = r.tally.launches;
+      r.rank.timeNs = r.tally.timeNs;
+      r.rank.measuredIntensity = r.tally.measuredIntensity();
+      r.rank.flopsPerSecond = r.tally.perSecond(r.tally.flops.get());
+      r.rank.bytesPerSecond = r.tally.perSecond(r.tally.dram());
+      k.ranks.push_back(r.rank);
+    }
+    doc.kernels.push_back(std::move(k));
+  }
+  std::stable_sort(doc.kernels.begin(), doc.kernels.end(),
+                   [](const ReportKernel &a, const ReportKernel &b) { return a.timeShare > b.timeShare; });
+  if (inputs.ceilings)
+    checkCeilingsAgainstRun(*inputs.ceilings, inputs.measured, doc);
+  if (!inputs.measured.empty() && !inputs.measured.front().file.header.devices.empty())
+    doc.device = inputs.measured.front().file.header.devices.front();
+  return model;
+}
+
+} // namespace
+
+Model buildModel(const Inputs &inputs, const StaticBindings &bindings) {
+  Model model;
+  if (inputs.measured.empty()) {
+    model = staticModel(inputs, bindings);
+  } else {
+    if (bindings.grid || bindings.block || !bindings.args.empty())
+      throw Error("--grid, --block and --arg are for static-only reports: with measured files every launch "
+                  "supplies its own grid, block and arguments");
+    model = measuredModel(inputs);
+  }
+  ReportDocument &doc = model.document;
+  doc.generator = std::string("roofcheck-report ") + Version;
+  doc.inputs = inputs.paths;
+  if (inputs.ceilings) {
+    doc.ceilings = ceilingsDrawn(inputs.ceilings->document);
+    if (!doc.device)
+      doc.device = inputs.ceilings->document.device;
+  }
+  for (const std::string &w : inputs.warnings)
+    model.warnings.push_back(w);
+  return model;
+}
+
+} // namespace roofcheck::report

@@ -1,0 +1,35 @@
+// The views of the collected model. Each renders the same ReportDocument; none computes a quantity
+// of its own (the JSON view is core's roofcheck.report/1 writer).
+#pragma once
+
+#include "roofcheck/Contracts.h"
+
+#include <string>
+#include <vector>
+
+namespace roofcheck::report {
+
+/// The kernel table every view shows: one header row, one row a kernel, in the model's order
+/// (time share, largest first, in measured mode).
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+Table kernelTable(const ReportDocument &doc);
+
+/// "static estimate only, no measurement" in static mode; names the device otherwise.
+std::string modeLine(const ReportDocument &doc);
+
+/// Terminal: the table sorted by time share, the explanations, and a compact ASCII roofline.
+std::string renderText(const ReportDocument &doc);
+std::string renderMarkdown(const ReportDocument &doc);
+/// A standalone SVG document of the roofline.
+std::string renderSvg(const ReportDocument &doc);
+/// The <svg> element alone, for embedding.
+std::string renderSvgElement(const ReportDocument &doc);
+/// Text made safe for XML/HTML content and attribute values.
+std::string escapeXml(const std::string &text);
+/// One self-contained HTML file: the plot, hover details, and the tables; no network access.
+std::string renderHtml(const ReportDocument &doc);
+
+} // namespace roofcheck::report

@@ -1,0 +1,175 @@
+// roofcheck-report: joins static, measured and ceilings documents into one model and renders it.
+#include "Engine.h"
+#include "Format.h"
+#include "Inputs.h"
+#include "Views.h"
+
+#include "roofcheck/Bindings.h"
+#include "roofcheck/ExitCode.h"
+#include "roofcheck/Json.h"
+#include "roofcheck/Version.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace roofcheck;
+using namespace roofcheck::report;
+
+namespace {
+
+const char *const Usage =
+    "usage: roofcheck report [options] FILE...\n"
+    "\n"
+    "Joins roofcheck.static/1 files (one or more), roofcheck.measured/1 JSON Lines (one or more, one per\n"
+    "process; merged) and a roofcheck.ceilings/1 file into one roofline with every gap explained. Files are\n"
+    "recognised by their schema. With static files only, shows the static estimate (no measurement).\n"
+    "\n"
+    "views:\n"
+    "  (default)             table sorted by time share, explanations and a compact roofline on stdout\n"
+    "  --json FILE           roofcheck.report/1\n"
+    "  --markdown FILE       Markdown table and explanations\n"
+    "  --svg FILE            the roofline as SVG\n"
+    "  --html FILE           one self-contained HTML file: plot with hover details and tables\n"
+    "  --quiet               no table on stdout\n"
+    "inputs (files may also be given plainly; each is recognised by its schema):\n"
+    "  --static FILE...      roofcheck.static/1\n"
+    "  --measured FILE...    roofcheck.measured/1, one per process\n"
+    "  --ceilings FILE       roofcheck.ceilings/1\n"
+    "static-only bindings:\n"
+    "  --grid X[,Y[,Z]]      gridDim\n"
+    "  --block X[,Y[,Z]]     blockDim\n"
+    "  --arg [KERNEL:]NAME=VALUE  a kernel parameter, for every kernel that has it or for KERNEL only\n"
+    "                        (repeatable)\n"
+    "CI:\n"
+    "  --fail-below FRACTION exit 1 when a kernel with time share >= --min-share reaches less than\n"
+    "                        FRACTION of its roof\n"
+    "  --min-share SHARE     default 0.05\n"
+    "  --fail-on-mismatch    exit 1 when predicted and measured bound class disagree\n"
+    "exit: 0 ok, 1 a --fail-* condition held, 2 bad input\n";
+
+double parseFraction(const std::string &text, const std::string &option) {
+  double v = parseNumber(text, option).toDouble();
+  if (!(v >= 0 && v <= 1))
+    throw Error(option + ": " + text + " must lie between 0 and 1");
+  return v;
+}
+
+void writeText(const std::string &path, const std::string &text) { writeFileAtomically(path, text); }
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return runGuarded("roofcheck-report", [&]() -> int {
+    std::vector<InputPath> files;
+    std::string jsonPath, markdownPath, svgPath, htmlPath;
+    std::optional<double> failBelow;
+    double minShare = 0.05;
+    bool failOnMismatch = false, quiet = false;
+    StaticBindings bindings;
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      auto value = [&]() -> std::string {
+        if (i + 1 >= argc)
+          throw Error(a + " needs a value (see --help)");
+        return argv[++i];
+      };
+      if (a == "--help" || a == "-h") {
+        std::fputs(Usage, stdout);
+        return ExitSuccess;
+      } else if (a == "--version") {
+        std::printf("roofcheck-report %s (%s)\n", Version, GitRevision);
+        return ExitSuccess;
+      } else if (a == "--json") {
+        jsonPath = value();
+      } else if (a == "--markdown") {
+        markdownPath = value();
+      } else if (a == "--svg") {
+        svgPath = value();
+      } else if (a == "--html") {
+        htmlPath = value();
+      } else if (a == "--quiet") {
+        quiet = true;
+      } else if (a == "--grid") {
+        bindings.grid = parseDim3(value(), "--grid");
+      } else if (a == "--block") {
+        bindings.block = parseDim3(value(), "--block");
+      } else if (a == "--static" || a == "--measured" || a == "--ceilings") {
+        // One or more files, up to the next option.
+        const char *schema = a == "--static" ? StaticSchema : a == "--measured" ? MeasuredSchema : CeilingsSchema;
+        size_t before = files.size();
+        while (i + 1 < argc && argv[i + 1][0] != '-')
+          files.push_back({argv[++i], schema});
+        if (files.size() == before)
+          throw Error(a + " needs a file (see --help)");
+      } else if (a == "--arg") {
+        std::string v = value();
+        size_t eq = v.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw Error("--arg \"" + v + "\": expected [KERNEL:]NAME=VALUE");
+        std::string target = v.substr(0, eq);
+        size_t colon = target.rfind(':');
+        std::string kernel = colon == std::string::npos ? "" : target.substr(0, colon);
+        std::string name = colon == std::string::npos ? target : target.substr(colon + 1);
+        if (name.empty())
+          throw Error("--arg \"" + v + "\": expected [KERNEL:]NAME=VALUE");
+        bindings.args.push_back({kernel, name, parseNumber(v.substr(eq + 1), "--arg " + target)});
+      } else if (a == "--fail-below") {
+        failBelow = parseFraction(value(), "--fail-below");
+      } else if (a == "--min-share") {
+        minShare = parseFraction(value(), "--min-share");
+      } else if (a == "--fail-on-mismatch") {
+        failOnMismatch = true;
+      } else if (a.size() > 1 && a[0] == '-') {
+        throw Error("unknown option " + a + " (see --help)");
+      } else {
+        files.push_back({a, ""});
+      }
+    }
+    if (files.empty())
+      throw Error("no input files: give roofcheck.static/1, roofcheck.measured/1 and roofcheck.ceilings/1 files "
+                  "(see --help)");
+
+    Inputs inputs = loadInputs(files);
+    Model model = buildModel(inputs, bindings);
+    const ReportDocument &doc = model.document;
+    if (failBelow && (doc.mode != "measured" || doc.ceilings.empty()))
+      throw Error("--fail-below needs measured files and a ceilings file: a fraction of roof needs both");
+    if (failOnMismatch && (doc.mode != "measured" || doc.ceilings.empty()))
+      throw Error("--fail-on-mismatch needs measured files and a ceilings file: a bound class needs both");
+
+    for (const std::string &w : model.warnings)
+      std::fprintf(stderr, "roofcheck-report: warning: %s\n", w.c_str());
+    // Render everything before writing anything, so a failure leaves no partial set of outputs.
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (!jsonPath.empty())
+      outputs.emplace_back(jsonPath, toJson(doc).dump(2) + "\n");
+    if (!markdownPath.empty())
+      outputs.emplace_back(markdownPath, renderMarkdown(doc));
+    if (!svgPath.empty())
+      outputs.emplace_back(svgPath, renderSvg(doc));
+    if (!htmlPath.empty())
+      outputs.emplace_back(htmlPath, renderHtml(doc));
+    for (const auto &[path, text] : outputs)
+      writeText(path, text);
+    if (!quiet)
+      std::fputs(renderText(doc).c_str(), stdout);
+
+    int status = ExitSuccess;
+    for (const ReportKernel &k : doc.kernels) {
+      if (failBelow && k.timeShare >= minShare && k.fractionOfRoof && *k.fractionOfRoof < *failBelow) {
+        std::fprintf(stderr, "roofcheck-report: %s reached %s of its roof (below %s) with %s of GPU time\n",
+                     k.name.c_str(), percent(*k.fractionOfRoof).c_str(), percent(*failBelow).c_str(),
+                     percent(k.timeShare).c_str());
+        status = ExitFindings;
+      }
+      if (failOnMismatch && k.boundPredicted && k.boundMeasured && *k.boundPredicted != *k.boundMeasured) {
+        std::fprintf(stderr, "roofcheck-report: %s is predicted %s-bound but measured %s-bound\n", k.name.c_str(),
+                     k.boundPredicted->c_str(), k.boundMeasured->c_str());
+        status = ExitFindings;
+      }
+    }
+    return status;
+  });
+}
