@@ -16,7 +16,7 @@ esac
 # Debian packages the build and the tests need.
 packages=(cmake ninja-build g++ python3 git
           clang-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev python3-jsonschema chromium)
+          nlohmann-json3-dev libgtest-dev python3-jsonschema chromium libclang-rt-22-dev)
 
 missing=()
 for p in "${packages[@]}"; do

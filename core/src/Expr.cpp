@@ -522,7 +522,20 @@ Number negate(const Number &x) {
   return -x.integer();
 }
 
+Number applyUnchecked(Expr::Kind kind, const Number &x, const Number &y);
+
+/// Every value the language produces can be printed as a literal and read back: no infinities or NaNs,
+/// and no INT64_MIN (whose magnitude has no literal).
 Number apply(Expr::Kind kind, const Number &x, const Number &y) {
+  Number r = applyUnchecked(kind, x, y);
+  if (r.isInteger() ? r.integer() == std::numeric_limits<int64_t>::min() : !std::isfinite(r.toDouble()))
+    throw OverflowError("overflow: " + x.str() +
+                        (binaryOperator(kind) ? binaryOperator(kind) : std::string(" ") + functionName(kind) + " ") +
+                        y.str() + " is out of range");
+  return r;
+}
+
+Number applyUnchecked(Expr::Kind kind, const Number &x, const Number &y) {
   bool integers = x.isInteger() && y.isInteger();
   int64_t r = 0;
   switch (kind) {

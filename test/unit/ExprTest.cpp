@@ -113,6 +113,9 @@ TEST(ExprEvaluate, OverflowIsAnErrorNotAWrap) {
   EXPECT_THROW(Expr::parse("-9223372036854775807 - 2").evaluate(), Error);
   EXPECT_THROW(Expr::parse("n / 0").evaluate(b), Error);
   EXPECT_THROW(Expr::parse("ceil_div(n, 0)").evaluate(b), Error);
+  // Results that have no literal are overflows too: INT64_MIN and infinities.
+  EXPECT_THROW(Expr::parse("-9223372036854775807 - 1").evaluate(), Error);
+  EXPECT_THROW(Expr::parse("1e308 * 10").evaluate(), Error);
 }
 
 TEST(ExprEvaluate, UnboundSymbolsAreNamed) {
@@ -158,6 +161,8 @@ TEST(ExprSimplify, NeverChangesTheValue) {
 TEST(ExprSimplify, KeepsWhatItCannotFold) {
   EXPECT_EQ(Expr::parse("9223372036854775807 + 1").simplified().str(), "9223372036854775807 + 1");
   EXPECT_EQ(Expr::parse("1 / 0").simplified().str(), "1 / 0");
+  EXPECT_EQ(Expr::parse("1e308 * 10").simplified().str(), "1e+308 * 10");
+  EXPECT_EQ(Expr::parse("-9223372036854775807 - 1").simplified().str(), "-9223372036854775807 - 1");
 }
 
 TEST(ExprSubstitute, BindsWhatItCanAndKeepsTheRest) {
