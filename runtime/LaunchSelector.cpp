@@ -1,0 +1,45 @@
+#include "LaunchSelector.h"
+
+namespace roofcheck::runtime {
+
+LaunchSelector::LaunchSelector(const RunOptions &options, bool canProfile)
+    : skip_(options.launchSkip), count_(options.launchCount), samples_(options.samplesPerSignature),
+      canProfile_(canProfile && options.metricsMode != MetricsMode::Time) {
+  if (!options.kernelRegex.empty())
+    kernel_.emplace(options.kernelRegex, std::regex::ECMAScript | std::regex::optimize);
+}
+
+bool LaunchSelector::matches(const std::string &name, const std::string &mangled) const {
+  if (!kernel_)
+    return true;
+  return std::regex_search(name, *kernel_) || std::regex_search(mangled, *kernel_);
+}
+
+LaunchDecision LaunchSelector::decide(const std::string &name, const std::string &mangled, const Dim3 &grid,
+                                      const Dim3 &block) {
+  if (!matches(name, mangled))
+    return {};
+  std::lock_guard<std::mutex> lock(mutex_);
+  int64_t position = matched_++;
+  if (position < skip_)
+    return {};
+  if (count_ && position - skip_ >= *count_)
+    return {};
+  LaunchDecision decision;
+  decision.record = true;
+  if (canProfile_) {
+    int64_t &profiled = profiledPerSignature_[{mangled.empty() ? name : mangled, grid, block}];
+    if (samples_ == 0 || profiled < samples_) {
+      ++profiled;
+      decision.profile = true;
+    }
+  }
+  return decision;
+}
+
+void LaunchSelector::stopProfiling() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  canProfile_ = false;
+}
+
+} // namespace roofcheck::runtime

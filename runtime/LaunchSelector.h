@@ -1,0 +1,48 @@
+// Which launches are recorded and which get hardware counters (DESIGN.md: a real program launches the
+// same kernel thousands of times). Timing is cheap and comes for every recorded launch; counters need
+// kernel replay, so by default only the first few launches of each (kernel, grid, block) signature get them.
+#pragma once
+
+#include "RunOptions.h"
+
+#include "roofcheck/Contracts.h"
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <string>
+#include <tuple>
+
+namespace roofcheck::runtime {
+
+struct LaunchDecision {
+  bool record = false;  ///< write a launch record (with its duration)
+  bool profile = false; ///< collect counters through kernel replay
+};
+
+class LaunchSelector {
+public:
+  /// canProfile false (metrics "time", or counters unavailable) never asks for counters.
+  LaunchSelector(const RunOptions &options, bool canProfile);
+
+  /// Decides for the next launch, in launch order. Thread-safe.
+  LaunchDecision decide(const std::string &name, const std::string &mangled, const Dim3 &grid, const Dim3 &block);
+
+  /// Stops asking for counters (e.g. profiling failed for good).
+  void stopProfiling();
+
+private:
+  bool matches(const std::string &name, const std::string &mangled) const;
+
+  std::mutex mutex_;
+  std::optional<std::regex> kernel_;
+  int64_t skip_;
+  std::optional<int64_t> count_;
+  int64_t samples_;
+  bool canProfile_;
+  int64_t matched_ = 0;
+  std::map<std::tuple<std::string, Dim3, Dim3>, int64_t> profiledPerSignature_;
+};
+
+} // namespace roofcheck::runtime

@@ -1,0 +1,60 @@
+// roofcheck-measured-dump FILE: prints a measured file as core's loadMeasuredFile reads it, one line a
+// launch in index order, so lit tests can check what the shim wrote. Exit 2 when the file does not parse.
+#include "roofcheck/Contracts.h"
+#include "roofcheck/ExitCode.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+std::string dim(const roofcheck::Dim3 &d) {
+  return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
+}
+
+std::string metric(const roofcheck::Launch &l, const std::string &name) {
+  auto it = l.metrics.find(name);
+  if (it == l.metrics.end())
+    return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.0f", it->second);
+  return text;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return roofcheck::runGuarded("roofcheck-measured-dump", [&]() -> int {
+    if (argc != 2)
+      throw roofcheck::Error("usage: roofcheck-measured-dump FILE");
+    roofcheck::MeasuredFile file = roofcheck::loadMeasuredFile(argv[1]);
+    const roofcheck::MeasuredHeader &h = file.header;
+    std::printf("header pid=%lld rank=%s devices=%zu replay_passes=%s metrics=%s\n", static_cast<long long>(h.pid),
+                h.rank ? std::to_string(*h.rank).c_str() : "none", h.devices.size(),
+                h.replayPasses ? std::to_string(*h.replayPasses).c_str() : "none",
+                h.options.value("metrics", std::string("?")).c_str());
+    std::vector<roofcheck::Launch> launches = file.launches;
+    std::sort(launches.begin(), launches.end(), [](auto &a, auto &b) { return a.index < b.index; });
+    for (const roofcheck::Launch &l : launches) {
+      std::string args;
+      for (const roofcheck::KernelArgument &a : l.args)
+        args += (args.empty() ? "" : ",") + (a.value ? std::to_string(*a.value) : std::string("ptr"));
+      std::string nvtx;
+      for (const std::string &r : l.nvtx)
+        nvtx += (nvtx.empty() ? "" : "/") + r;
+      roofcheck::MeasuredFlops flops = roofcheck::measuredFlops(l.metrics);
+      std::printf("launch %lld %s grid=%s block=%s cluster=%s device=%d stream=%llu timed=%s profiled=%s args=%s nvtx=%s "
+                  "dram_read=%s dram_write=%s fp32=%s\n",
+                  static_cast<long long>(l.index), l.name.c_str(), dim(l.grid).c_str(), dim(l.block).c_str(), dim(l.cluster).c_str(), l.device,
+                  static_cast<unsigned long long>(l.stream), l.durationNs && *l.durationNs > 0 ? "yes" : "no",
+                  l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), metric(l, "dram__bytes_read.sum").c_str(),
+                  metric(l, "dram__bytes_write.sum").c_str(),
+                  flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-");
+    }
+    std::printf("launches=%zu\n", launches.size());
+    for (const std::string &w : file.warnings)
+      std::printf("warning: %s\n", w.c_str());
+    return roofcheck::ExitSuccess;
+  });
+}

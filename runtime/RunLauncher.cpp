@@ -1,0 +1,184 @@
+// roofcheck-run: runs a program with the CUPTI shim injected, passes its standard streams, signals and exit
+// status through, and prints one summary line on stderr at the end.
+#include "ChildEnvironment.h"
+#include "MeasuredOutput.h"
+#include "RunOptions.h"
+
+#include "roofcheck/Error.h"
+#include "roofcheck/ExitCode.h"
+#include "roofcheck/Version.h"
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace {
+
+using namespace roofcheck;
+using namespace roofcheck::runtime;
+
+volatile sig_atomic_t childPid = 0;
+
+constexpr int forwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+// A signal sent to the launcher by another process goes on to the program. One the terminal sends to the
+// whole foreground group already reached the program, so it is not sent twice.
+void forwardSignal(int signal, siginfo_t *info, void *) {
+  pid_t child = childPid;
+  if (child <= 0 || !info)
+    return;
+  bool fromProcess = info->si_code == SI_USER || info->si_code == SI_QUEUE || info->si_code == SI_TKILL;
+  if (fromProcess && info->si_pid != child)
+    ::kill(child, signal);
+}
+
+std::string ownDirectory() {
+  char path[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0)
+    return ".";
+  path[n] = '\0';
+  std::string self(path);
+  return self.substr(0, self.find_last_of('/'));
+}
+
+std::string injectLibraryPath() {
+  if (const char *explicitPath = std::getenv("ROOFCHECK_INJECT_LIBRARY"); explicitPath && *explicitPath)
+    return explicitPath;
+  std::error_code ec;
+  auto path = std::filesystem::weakly_canonical(ownDirectory() + "/../lib/libroofcheck-inject.so", ec);
+  return path.string();
+}
+
+std::string checkedOutputDir(const std::string &dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error("output directory '" + dir + "' does not exist: create it or pass another --output-dir");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw Error("output directory '" + dir + "' is not writable: pass another --output-dir");
+  std::error_code ec;
+  auto absolute = std::filesystem::canonical(dir, ec);
+  return ec ? dir : absolute.string();
+}
+
+int run(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  RunCommandLine line = parseRunCommandLine(args);
+  if (line.help) {
+    std::fputs(runUsage().c_str(), stdout);
+    return ExitSuccess;
+  }
+  if (line.version) {
+    std::printf("roofcheck-run %s (%s)\n", roofcheck::Version, roofcheck::GitRevision);
+    return ExitSuccess;
+  }
+  RunOptions options = line.options;
+  options.outputDir = checkedOutputDir(options.outputDir);
+  std::string inject = injectLibraryPath();
+  if (::access(inject.c_str(), R_OK) != 0)
+    throw Error("the shim " + inject + " is missing: build the roofcheck-inject target (or set ROOFCHECK_INJECT_LIBRARY)");
+  options.session = std::to_string(::getpid()) + "-" +
+                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+
+  std::vector<std::string> parentEnv;
+  for (char **e = environ; *e; ++e)
+    parentEnv.emplace_back(*e);
+  ChildEnvironment env = buildChildEnvironment(parentEnv, options, inject, ROOFCHECK_CUPTI_LIBRARY);
+  if (env.warning)
+    std::fprintf(stderr, "roofcheck-run: warning: %s\n", env.warning->c_str());
+
+  std::vector<char *> childArgv, childEnv;
+  for (std::string &a : line.program)
+    childArgv.push_back(a.data());
+  childArgv.push_back(nullptr);
+  for (std::string &v : env.variables)
+    childEnv.push_back(v.data());
+  childEnv.push_back(nullptr);
+
+  struct sigaction forward {};
+  forward.sa_sigaction = forwardSignal;
+  forward.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&forward.sa_mask);
+  for (int s : forwardedSignals)
+    ::sigaction(s, &forward, nullptr);
+
+  int execPipe[2];
+  if (::pipe2(execPipe, O_CLOEXEC) != 0)
+    throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0)
+    throw Error(std::string("cannot fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(execPipe[0]);
+    ::execvpe(childArgv[0], childArgv.data(), childEnv.data());
+    int error = errno;
+    ssize_t ignored = ::write(execPipe[1], &error, sizeof error);
+    (void)ignored;
+    ::_exit(127);
+  }
+  childPid = pid;
+  ::close(execPipe[1]);
+  int execError = 0;
+  ssize_t got;
+  do
+    got = ::read(execPipe[0], &execError, sizeof execError);
+  while (got < 0 && errno == EINTR);
+  ::close(execPipe[0]);
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  childPid = 0;
+  if (got == static_cast<ssize_t>(sizeof execError))
+    throw Error("cannot run '" + line.program[0] + "': " + std::strerror(execError));
+
+  std::vector<FileSummary> summaries;
+  for (const std::string &path : findSessionFiles(options.outputDir, options.session)) {
+    try {
+      summaries.push_back(summarizeMeasuredFile(path));
+    } catch (const Error &e) {
+      std::fprintf(stderr, "roofcheck-run: warning: %s\n", e.what());
+    }
+  }
+  if (env.injected)
+    std::fprintf(stderr, "roofcheck-run: %s\n", summaryLine(summaries).c_str());
+
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    int signal = WTERMSIG(status);
+    std::fflush(nullptr);
+    ::signal(signal, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    struct rlimit noCore {0, 0}; // the program already dumped its own core, where it was allowed to
+    ::setrlimit(RLIMIT_CORE, &noCore);
+    ::raise(signal);
+    return 128 + signal;
+  }
+  return ExitBadInput;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return roofcheck::runGuarded("roofcheck-run", [&] { return run(argc, argv); });
+}

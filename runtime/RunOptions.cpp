@@ -1,0 +1,215 @@
+#include "RunOptions.h"
+
+#include "roofcheck/Error.h"
+
+#include <cctype>
+#include <charconv>
+#include <regex>
+
+namespace roofcheck::runtime {
+
+namespace {
+
+int64_t parseCount(const std::string &option, const std::string &text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0)
+    throw Error("option " + option + " needs a non-negative integer, got '" + text + "'");
+  return value;
+}
+
+std::vector<std::string> splitMetricList(const std::string &text) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name.empty())
+      throw Error("option --metrics: empty metric name in '" + text + "' (give time, default or NAME[,NAME...])");
+    for (char c : name)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'))
+        throw Error("option --metrics: '" + name + "' is not a metric name (letters, digits, '_' and '.')");
+    names.push_back(name);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return names;
+}
+
+} // namespace
+
+std::string runUsage() {
+  return "usage: roofcheck run [options] [--] PROGRAM [ARGS...]\n"
+         "\n"
+         "Runs PROGRAM unchanged with the roofcheck CUPTI shim injected and writes one\n"
+         "roofcheck.measured/1 JSON Lines file per process: every kernel launch with its\n"
+         "configuration, scalar arguments and duration, and hardware counters for sampled launches.\n"
+         "\n"
+         "options:\n"
+         "  --kernel REGEX      record only kernels whose name matches REGEX (ECMAScript, searched in\n"
+         "                      the demangled and the mangled name)\n"
+         "  --launch-skip N     pass over the first N matching launches\n"
+         "  --launch-count N    record at most N matching launches after the skipped ones\n"
+         "  --samples N         collect counters for the first N launches of each (kernel, grid, block);\n"
+         "                      0 profiles every recorded launch (default 3)\n"
+         "  --metrics WHAT      time (durations only, no replay), default, or a comma-separated list of\n"
+         "                      Nsight Compute metric names\n"
+         "  --output-dir DIR    where the measured files go (default: the current directory)\n"
+         "  --help              show this text\n"
+         "  --version           show the version\n"
+         "\n"
+         "PROGRAM's standard streams, signals and exit code pass through unchanged; the summary line\n"
+         "goes to standard error.\n";
+}
+
+const std::vector<std::string> &defaultMetrics() {
+  static const std::vector<std::string> metrics = {
+      "gpu__time_duration.sum",
+      "dram__bytes_read.sum",
+      "dram__bytes_write.sum",
+      "lts__t_bytes.sum",
+      "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+  };
+  return metrics;
+}
+
+std::string metricsModeName(MetricsMode mode) {
+  switch (mode) {
+  case MetricsMode::Time:
+    return "time";
+  case MetricsMode::Default:
+    return "default";
+  case MetricsMode::List:
+    return "list";
+  }
+  return "default";
+}
+
+RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
+  RunCommandLine line;
+  size_t i = 0;
+  auto value = [&](const std::string &option) -> std::string {
+    if (i + 1 >= args.size())
+      throw Error("option " + option + " needs a value (see roofcheck run --help)");
+    return args[++i];
+  };
+  for (; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    std::string option = arg, inlineValue;
+    bool hasInline = false;
+    if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos) {
+      option = arg.substr(0, arg.find('='));
+      inlineValue = arg.substr(arg.find('=') + 1);
+      hasInline = true;
+    }
+    auto take = [&]() { return hasInline ? inlineValue : value(option); };
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg == "--help" || arg == "-h") {
+      line.help = true;
+      return line;
+    }
+    if (arg == "--version") {
+      line.version = true;
+      return line;
+    }
+    if (option == "--kernel") {
+      line.options.kernelRegex = take();
+      try {
+        std::regex check(line.options.kernelRegex, std::regex::ECMAScript);
+      } catch (const std::regex_error &e) {
+        throw Error("option --kernel: '" + line.options.kernelRegex + "' is not a valid regular expression (" +
+                    e.what() + ")");
+      }
+    } else if (option == "--launch-skip") {
+      line.options.launchSkip = parseCount(option, take());
+    } else if (option == "--launch-count") {
+      line.options.launchCount = parseCount(option, take());
+    } else if (option == "--samples") {
+      line.options.samplesPerSignature = parseCount(option, take());
+    } else if (option == "--metrics") {
+      std::string what = take();
+      if (what == "time") {
+        line.options.metricsMode = MetricsMode::Time;
+      } else if (what == "default") {
+        line.options.metricsMode = MetricsMode::Default;
+      } else {
+        line.options.metricsMode = MetricsMode::List;
+        line.options.metrics = splitMetricList(what);
+      }
+    } else if (option == "--output-dir") {
+      line.options.outputDir = take();
+      if (line.options.outputDir.empty())
+        throw Error("option --output-dir needs a directory");
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      throw Error("unknown option '" + arg + "' (see roofcheck run --help)");
+    } else {
+      break;
+    }
+  }
+  for (; i < args.size(); ++i)
+    line.program.push_back(args[i]);
+  if (line.program.empty())
+    throw Error("no program to run: give one after the options, e.g. roofcheck run -- ./app ARGS");
+  return line;
+}
+
+Json toJson(const RunOptions &o) {
+  return Json{{"kernel", o.kernelRegex},
+              {"launch_skip", o.launchSkip},
+              {"launch_count", o.launchCount ? Json(*o.launchCount) : Json(nullptr)},
+              {"samples", o.samplesPerSignature},
+              {"metrics", metricsModeName(o.metricsMode)},
+              {"metric_list", o.metrics},
+              {"output_dir", o.outputDir},
+              {"session", o.session}};
+}
+
+RunOptions runOptionsFromJson(const std::string &text) {
+  Json json;
+  try {
+    json = Json::parse(text);
+  } catch (const Json::parse_error &) {
+    throw Error("ROOFCHECK_OPTIONS: not JSON");
+  }
+  if (!json.is_object())
+    throw Error("ROOFCHECK_OPTIONS: not a JSON object");
+  FieldReader r(json, "ROOFCHECK_OPTIONS");
+  RunOptions o;
+  o.kernelRegex = r.string("kernel");
+  o.launchSkip = r.integer("launch_skip");
+  o.launchCount = r.optionalInteger("launch_count");
+  o.samplesPerSignature = r.integer("samples");
+  if (o.launchSkip < 0 || o.samplesPerSignature < 0 || (o.launchCount && *o.launchCount < 0))
+    r.fail("samples", "counts must not be negative");
+  std::string mode = r.string("metrics");
+  if (mode == "time")
+    o.metricsMode = MetricsMode::Time;
+  else if (mode == "default")
+    o.metricsMode = MetricsMode::Default;
+  else if (mode == "list")
+    o.metricsMode = MetricsMode::List;
+  else
+    r.fail("metrics", "must be time, default or list");
+  for (const Json &name : r.raw("metric_list")) {
+    if (!name.is_string())
+      r.fail("metric_list", "must be an array of strings");
+    o.metrics.push_back(name.get<std::string>());
+  }
+  o.outputDir = r.string("output_dir");
+  o.session = r.string("session");
+  return o;
+}
+
+} // namespace roofcheck::runtime

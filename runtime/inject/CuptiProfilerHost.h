@@ -1,0 +1,54 @@
+// The one class that talks to CUPTI's profiler host API: which metrics the chip has, the configuration
+// image that schedules them, how many replay passes it takes, and the evaluation of decoded counter data
+// into metric values.
+#pragma once
+
+#include "Diagnostics.h"
+
+#include <cupti_profiler_host.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofcheck::runtime {
+
+class CuptiProfilerHost {
+public:
+  explicit CuptiProfilerHost(Diagnostics &diagnostics) : diagnostics_(diagnostics) {}
+  ~CuptiProfilerHost();
+  CuptiProfilerHost(const CuptiProfilerHost &) = delete;
+  CuptiProfilerHost &operator=(const CuptiProfilerHost &) = delete;
+
+  /// Sets up the host object for chip with the counter availability of a context, keeps the requested
+  /// metrics the chip has (warning about each one it lacks), adds the tensor-pipe metrics it has when
+  /// addTensorMetrics, and builds the configuration image. false when no metric can be collected.
+  bool configure(const std::string &chip, const std::vector<uint8_t> &counterAvailability,
+                 const std::vector<std::string> &requested, bool addTensorMetrics);
+
+  bool configured() const { return !configImage_.empty(); }
+  const std::string &chip() const { return chip_; }
+  const std::vector<std::string> &metrics() const { return metrics_; }
+  const std::vector<const char *> &metricNames() const { return names_; }
+  const std::vector<uint8_t> &configImage() const { return configImage_; }
+  std::optional<int64_t> passes() const { return passes_; }
+
+  /// The metric values of one range of a decoded counter data image.
+  std::optional<std::map<std::string, double>> evaluate(const std::vector<uint8_t> &counterData, size_t range);
+
+private:
+  bool exists(const std::string &metric);
+  std::vector<std::string> tensorMetrics();
+
+  Diagnostics &diagnostics_;
+  CUpti_Profiler_Host_Object *host_ = nullptr;
+  std::string chip_;
+  std::vector<std::string> metrics_;
+  std::vector<const char *> names_;
+  std::vector<uint8_t> configImage_;
+  std::optional<int64_t> passes_;
+};
+
+} // namespace roofcheck::runtime

@@ -1,0 +1,55 @@
+// The one class that talks to CUPTI's range profiler API: per context, one auto range around a single
+// launch, replayed by CUPTI (kernel replay) until every pass of the configuration ran, then decoded.
+#pragma once
+
+#include "CuptiProfilerHost.h"
+#include "Diagnostics.h"
+
+#include <cuda.h>
+#include <cupti_range_profiler.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace roofcheck::runtime {
+
+class CuptiRangeProfiler {
+public:
+  CuptiRangeProfiler(Diagnostics &diagnostics, CuptiProfilerHost &host) : diagnostics_(diagnostics), host_(host) {}
+
+  /// Before the launch: enables profiling on context (first time) and starts a range. false when the
+  /// launch cannot be profiled; permanentlyUnavailable() then says whether to stop trying.
+  bool begin(CUcontext context);
+  /// After the launch: stops, decodes and evaluates. nullopt (with a warning) when that fails.
+  std::optional<std::map<std::string, double>> end(CUcontext context);
+  /// Before the context goes away.
+  void release(CUcontext context);
+
+  bool permanentlyUnavailable() const { return unavailable_; }
+
+private:
+  struct ContextState {
+    CUpti_RangeProfiler_Object *object = nullptr;
+    std::vector<uint8_t> counterData;
+    size_t rangesHeld = 0;   ///< ranges decoded into counterData since it was configured
+    bool configured = false;
+    bool active = false;     ///< a profiled launch is between begin and end
+    bool broken = false;
+  };
+  static constexpr size_t rangesPerImage = 64;
+  bool configure(ContextState &state);
+  bool enable(CUcontext context, ContextState &state);
+
+  Diagnostics &diagnostics_;
+  CuptiProfilerHost &host_;
+  std::mutex mutex_;
+  std::unordered_map<CUcontext, ContextState> contexts_;
+  bool unavailable_ = false;
+};
+
+} // namespace roofcheck::runtime

@@ -1,0 +1,35 @@
+// Every CUPTI and driver call of the shim goes through here: checked, reported once per cause on stderr
+// ("roofcheck: warning: ..."), kept for the summary record, never fatal.
+#pragma once
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofcheck::runtime {
+
+class Diagnostics {
+public:
+  /// Prints message once per key and keeps it for the summary record.
+  void warn(const std::string &key, const std::string &message);
+
+  /// true on success; otherwise warns "<call> failed: <CUPTI's name for the error>" (once per call).
+  bool cupti(CUptiResult result, const char *call);
+  /// Same for driver calls.
+  bool driver(CUresult result, const char *call);
+
+  std::vector<std::string> warnings() const;
+  static std::string cuptiError(CUptiResult result);
+  static std::string driverError(CUresult result);
+
+private:
+  mutable std::mutex mutex_;
+  std::set<std::string> seen_;
+  std::vector<std::string> messages_;
+};
+
+} // namespace roofcheck::runtime

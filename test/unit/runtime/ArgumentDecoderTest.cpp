@@ -1,0 +1,87 @@
+#include "ArgumentDecoder.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace roofcheck;
+using namespace roofcheck::runtime;
+
+TEST(ArgumentDecoder, HexIsMemoryOrder) {
+  int32_t ten = 10;
+  EXPECT_EQ(hexBytes(reinterpret_cast<uint8_t *>(&ten), 4), "0a000000");
+  EXPECT_EQ(hexBytes(nullptr, 0), "");
+}
+
+TEST(ArgumentDecoder, ValuesAreSignExtended) {
+  uint8_t minusOne[8];
+  std::memset(minusOne, 0xff, sizeof minusOne);
+  EXPECT_EQ(littleEndianValue(minusOne, 1), -1);
+  EXPECT_EQ(littleEndianValue(minusOne, 2), -1);
+  EXPECT_EQ(littleEndianValue(minusOne, 4), -1);
+  EXPECT_EQ(littleEndianValue(minusOne, 8), -1);
+  uint8_t big[8] = {0x00, 0x00, 0x00, 0x80, 0, 0, 0, 0}; // 2^31 as 8 bytes, INT_MIN as 4
+  EXPECT_EQ(littleEndianValue(big, 8), int64_t(1) << 31);
+  EXPECT_EQ(littleEndianValue(big, 4), INT32_MIN);
+  EXPECT_FALSE(littleEndianValue(big, 3));
+  EXPECT_FALSE(littleEndianValue(big, 16));
+}
+
+// The layout nvcc gives `k(float *p, int n, short s, double d)`: offsets 0, 8, 12, 16.
+TEST(ArgumentDecoder, KernelParamsDecodedByLayout) {
+  std::vector<ParamLayout> layout = {{0, 8}, {8, 4}, {12, 2}, {16, 8}};
+  float *p = reinterpret_cast<float *>(0x7f0000001000);
+  int n = 1 << 20;
+  short s = -3;
+  double d = 1.5;
+  const void *values[] = {&p, &n, &s, &d};
+  auto args = decodeArguments(layout, values,
+                              {ParamKind::Pointer, ParamKind::Scalar, ParamKind::Scalar, ParamKind::Scalar});
+  ASSERT_EQ(args.size(), 4u);
+  EXPECT_EQ(args[0].hex, "00100000007f0000");
+  EXPECT_FALSE(args[0].value); // a pointer keeps its bytes, not a value
+  EXPECT_EQ(args[1].value, 1048576);
+  EXPECT_EQ(args[1].offset, 8);
+  EXPECT_EQ(args[1].size, 4);
+  EXPECT_EQ(args[2].value, -3);
+  EXPECT_EQ(args[2].hex, "fdff");
+  EXPECT_EQ(args[3].hex, "000000000000f83f"); // 1.5 as IEEE double
+  EXPECT_EQ(args[3].index, 3);
+}
+
+TEST(ArgumentDecoder, UnknownEightByteParameterKeepsItsValue) {
+  int64_t count = 123456789012;
+  const void *values[] = {&count};
+  auto args = decodeArguments({{0, 8}}, values, {});
+  ASSERT_EQ(args.size(), 1u);
+  EXPECT_EQ(args[0].value, 123456789012);
+}
+
+TEST(ArgumentDecoder, OddSizedStructHasHexOnly) {
+  struct Three {
+    uint8_t a, b, c;
+  } three{1, 2, 3};
+  const void *values[] = {&three};
+  auto args = decodeArguments({{0, 3}}, values, {ParamKind::Scalar});
+  ASSERT_EQ(args.size(), 1u);
+  EXPECT_EQ(args[0].hex, "010203");
+  EXPECT_FALSE(args[0].value);
+}
+
+TEST(ArgumentDecoder, NoParamsPointerGivesNoArguments) {
+  EXPECT_TRUE(decodeArguments({{0, 4}}, nullptr, {}).empty());
+}
+
+TEST(ArgumentDecoder, PackedBufferUsesOffsetsAndSkipsWhatDoesNotFit) {
+  alignas(8) uint8_t buffer[16] = {};
+  int value = 7;
+  short small = 8;
+  std::memcpy(buffer + 8, &value, 4);
+  std::memcpy(buffer + 12, &small, 2);
+  auto args = decodeArgumentBuffer({{0, 8}, {8, 4}, {12, 2}, {16, 8}}, buffer, sizeof buffer,
+                                   {ParamKind::Pointer, ParamKind::Scalar, ParamKind::Scalar, ParamKind::Scalar});
+  ASSERT_EQ(args.size(), 3u); // the double at 16 lies past the 16-byte buffer
+  EXPECT_EQ(args[1].value, 7);
+  EXPECT_EQ(args[2].value, 8);
+  EXPECT_TRUE(decodeArgumentBuffer({{0, 4}}, nullptr, 0, {}).empty());
+}

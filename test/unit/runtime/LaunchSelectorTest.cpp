@@ -1,0 +1,80 @@
+#include "LaunchSelector.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofcheck;
+using namespace roofcheck::runtime;
+
+namespace {
+const Dim3 g1{64, 1, 1}, g2{128, 1, 1}, b{256, 1, 1};
+}
+
+TEST(LaunchSelector, CountersForTheFirstThreeOfEachSignatureTimingForAll) {
+  LaunchSelector s(RunOptions{}, true);
+  for (int i = 0; i < 5; ++i) {
+    LaunchDecision d = s.decide("k(int)", "_Z1ki", g1, b);
+    EXPECT_TRUE(d.record);
+    EXPECT_EQ(d.profile, i < 3) << i;
+  }
+  // Another grid is another signature, another kernel too.
+  EXPECT_TRUE(s.decide("k(int)", "_Z1ki", g2, b).profile);
+  EXPECT_TRUE(s.decide("j(int)", "_Z1ji", g1, b).profile);
+}
+
+TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {
+  RunOptions o;
+  o.samplesPerSignature = 0;
+  LaunchSelector s(o, true);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_TRUE(s.decide("k", "k", g1, b).profile);
+}
+
+TEST(LaunchSelector, TimeModeAndUnavailableCountersNeverProfile) {
+  RunOptions o;
+  o.metricsMode = MetricsMode::Time;
+  LaunchSelector time(o, true);
+  EXPECT_TRUE(time.decide("k", "k", g1, b).record);
+  EXPECT_FALSE(time.decide("k", "k", g2, b).profile);
+  LaunchSelector unavailable(RunOptions{}, false);
+  EXPECT_FALSE(unavailable.decide("k", "k", g1, b).profile);
+  LaunchSelector stopped(RunOptions{}, true);
+  EXPECT_TRUE(stopped.decide("k", "k", g1, b).profile);
+  stopped.stopProfiling();
+  EXPECT_FALSE(stopped.decide("k", "k", g1, b).profile);
+}
+
+TEST(LaunchSelector, RegexSearchesDemangledAndMangledNames) {
+  RunOptions o;
+  o.kernelRegex = "^matmul_";
+  LaunchSelector s(o, true);
+  EXPECT_TRUE(s.decide("matmul_tiled(float const*, int)", "_Z12matmul_tiledPKfi", g1, b).record);
+  EXPECT_FALSE(s.decide("vector_add(float*)", "_Z10vector_addPf", g1, b).record);
+  RunOptions mangled;
+  mangled.kernelRegex = "_Z10vector";
+  LaunchSelector m(mangled, true);
+  EXPECT_TRUE(m.decide("vector_add(float*)", "_Z10vector_addPf", g1, b).record);
+}
+
+TEST(LaunchSelector, SkipAndCountApplyToMatchingLaunchesInOrder) {
+  RunOptions o;
+  o.kernelRegex = "want";
+  o.launchSkip = 2;
+  o.launchCount = 3;
+  LaunchSelector s(o, true);
+  std::vector<bool> recorded;
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_FALSE(s.decide("other", "other", g1, b).record); // never counted
+    recorded.push_back(s.decide("want", "want", g1, b).record);
+  }
+  EXPECT_EQ(recorded, (std::vector<bool>{false, false, true, true, true, false, false, false}));
+}
+
+TEST(LaunchSelector, ProfiledCountStartsAfterTheSkippedLaunches) {
+  RunOptions o;
+  o.launchSkip = 1;
+  o.samplesPerSignature = 1;
+  LaunchSelector s(o, true);
+  EXPECT_FALSE(s.decide("k", "k", g1, b).record);
+  EXPECT_TRUE(s.decide("k", "k", g1, b).profile);
+  EXPECT_FALSE(s.decide("k", "k", g1, b).profile);
+}

@@ -1,0 +1,108 @@
+#include "RunOptions.h"
+
+#include "roofcheck/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofcheck;
+using namespace roofcheck::runtime;
+
+namespace {
+std::string errorOf(const std::vector<std::string> &args) {
+  try {
+    parseRunCommandLine(args);
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+} // namespace
+
+TEST(RunOptions, DefaultsAndProgramAfterDoubleDash) {
+  RunCommandLine line = parseRunCommandLine({"--", "./app", "--kernel", "x"});
+  EXPECT_EQ(line.program, (std::vector<std::string>{"./app", "--kernel", "x"}));
+  EXPECT_EQ(line.options.samplesPerSignature, 3);
+  EXPECT_EQ(line.options.launchSkip, 0);
+  EXPECT_FALSE(line.options.launchCount);
+  EXPECT_EQ(line.options.metricsMode, MetricsMode::Default);
+  EXPECT_EQ(line.options.outputDir, ".");
+}
+
+TEST(RunOptions, EveryOptionParsed) {
+  RunCommandLine line = parseRunCommandLine({"--kernel", "matmul_.*", "--launch-skip", "2", "--launch-count=5",
+                                             "--samples", "0", "--metrics", "dram__bytes_read.sum,lts__t_bytes.sum",
+                                             "--output-dir", "/tmp", "./app", "arg"});
+  EXPECT_EQ(line.options.kernelRegex, "matmul_.*");
+  EXPECT_EQ(line.options.launchSkip, 2);
+  EXPECT_EQ(line.options.launchCount, 5);
+  EXPECT_EQ(line.options.samplesPerSignature, 0);
+  EXPECT_EQ(line.options.metricsMode, MetricsMode::List);
+  EXPECT_EQ(line.options.metrics, (std::vector<std::string>{"dram__bytes_read.sum", "lts__t_bytes.sum"}));
+  EXPECT_EQ(line.options.outputDir, "/tmp");
+  EXPECT_EQ(line.program, (std::vector<std::string>{"./app", "arg"}));
+}
+
+TEST(RunOptions, MetricsTimeAndHelp) {
+  EXPECT_EQ(parseRunCommandLine({"--metrics", "time", "x"}).options.metricsMode, MetricsMode::Time);
+  EXPECT_TRUE(parseRunCommandLine({"--help"}).help);
+  EXPECT_TRUE(parseRunCommandLine({"--version"}).version);
+}
+
+TEST(RunOptions, BadInputNamesTheProblem) {
+  EXPECT_NE(errorOf({}).find("no program to run"), std::string::npos);
+  EXPECT_NE(errorOf({"--samples", "3"}).find("no program to run"), std::string::npos);
+  EXPECT_NE(errorOf({"--frobnicate", "./app"}).find("unknown option '--frobnicate'"), std::string::npos);
+  EXPECT_NE(errorOf({"--launch-skip"}).find("--launch-skip needs a value"), std::string::npos);
+  EXPECT_NE(errorOf({"--launch-count", "-1", "./app"}).find("non-negative integer, got '-1'"), std::string::npos);
+  EXPECT_NE(errorOf({"--samples", "3x", "./app"}).find("got '3x'"), std::string::npos);
+  EXPECT_NE(errorOf({"--kernel", "(", "./app"}).find("not a valid regular expression"), std::string::npos);
+  EXPECT_NE(errorOf({"--metrics", "a,,b", "./app"}).find("empty metric name"), std::string::npos);
+  EXPECT_NE(errorOf({"--metrics", "dram bytes", "./app"}).find("is not a metric name"), std::string::npos);
+}
+
+TEST(RunOptions, JsonRoundTrip) {
+  RunOptions o;
+  o.kernelRegex = "k";
+  o.launchSkip = 4;
+  o.launchCount = 9;
+  o.samplesPerSignature = 1;
+  o.metricsMode = MetricsMode::List;
+  o.metrics = {"gpu__time_duration.sum"};
+  o.outputDir = "/out";
+  o.session = "12-34";
+  RunOptions back = runOptionsFromJson(toJson(o).dump());
+  EXPECT_EQ(back.kernelRegex, "k");
+  EXPECT_EQ(back.launchSkip, 4);
+  EXPECT_EQ(back.launchCount, 9);
+  EXPECT_EQ(back.samplesPerSignature, 1);
+  EXPECT_EQ(back.metricsMode, MetricsMode::List);
+  EXPECT_EQ(back.metrics, o.metrics);
+  EXPECT_EQ(back.outputDir, "/out");
+  EXPECT_EQ(back.session, "12-34");
+  EXPECT_FALSE(runOptionsFromJson(toJson(RunOptions{}).dump()).launchCount);
+}
+
+TEST(RunOptions, BadJsonIsAnError) {
+  EXPECT_THROW(runOptionsFromJson("{"), Error);
+  EXPECT_THROW(runOptionsFromJson("[]"), Error);
+  Json j = toJson(RunOptions{});
+  j["metrics"] = "sometimes";
+  EXPECT_THROW(runOptionsFromJson(j.dump()), Error);
+  j = toJson(RunOptions{});
+  j.erase("samples");
+  try {
+    runOptionsFromJson(j.dump());
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("samples"), std::string::npos);
+  }
+}
+
+TEST(RunOptions, DefaultMetricsHoldTheFlopAndByteCounters) {
+  const auto &m = defaultMetrics();
+  for (const char *name : {"dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum", "lts__t_bytes.sum",
+                           "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+                           "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+                           "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"})
+    EXPECT_NE(std::find(m.begin(), m.end(), name), m.end()) << name;
+}
