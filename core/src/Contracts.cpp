@@ -295,31 +295,42 @@ Json toJson(const MeasuredHeader &h) {
               {"options", h.options}};
 }
 
+// Launch records are written on the measured program's hot path: built member by member, which costs
+// about half of what nested initializer lists cost (same text).
 Json toJson(const Launch &l) {
   Json args = Json::array();
-  for (const KernelArgument &a : l.args)
-    args.push_back({{"index", a.index}, {"offset", a.offset}, {"size", a.size}, {"hex", a.hex}, {"value", optionalJson(a.value)}});
+  for (const KernelArgument &a : l.args) {
+    Json arg = Json::object();
+    arg["index"] = a.index;
+    arg["offset"] = a.offset;
+    arg["size"] = a.size;
+    arg["hex"] = a.hex;
+    arg["value"] = optionalJson(a.value);
+    args.push_back(std::move(arg));
+  }
   Json metrics = Json::object();
   for (const auto &[name, value] : l.metrics)
     metrics[name] = value;
-  return Json{{"record", "launch"},
-              {"index", l.index},
-              {"name", l.name},
-              {"mangled", l.mangled},
-              {"device", l.device},
-              {"context", l.context},
-              {"stream", l.stream},
-              {"grid", toJson(l.grid)},
-              {"block", toJson(l.block)},
-              {"cluster", toJson(l.cluster)},
-              {"shared_dynamic", l.sharedDynamic},
-              {"shared_static", l.sharedStatic},
-              {"registers", l.registers},
-              {"args", args},
-              {"nvtx", l.nvtx},
-              {"duration_ns", optionalJson(l.durationNs)},
-              {"profiled", l.profiled},
-              {"metrics", metrics}};
+  Json j = Json::object();
+  j["record"] = "launch";
+  j["index"] = l.index;
+  j["name"] = l.name;
+  j["mangled"] = l.mangled;
+  j["device"] = l.device;
+  j["context"] = l.context;
+  j["stream"] = l.stream;
+  j["grid"] = toJson(l.grid);
+  j["block"] = toJson(l.block);
+  j["cluster"] = toJson(l.cluster);
+  j["shared_dynamic"] = l.sharedDynamic;
+  j["shared_static"] = l.sharedStatic;
+  j["registers"] = l.registers;
+  j["args"] = std::move(args);
+  j["nvtx"] = l.nvtx;
+  j["duration_ns"] = optionalJson(l.durationNs);
+  j["profiled"] = l.profiled;
+  j["metrics"] = std::move(metrics);
+  return j;
 }
 
 namespace {
