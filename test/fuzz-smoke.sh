@@ -22,7 +22,7 @@ declare -A seeds=(
   [claims]="$src/fuzz/corpus/claims"
   [static]="$src/docs/schemas/examples/static.json $src/test/report/Inputs/*.static.json $src/test/audit/Inputs/*.static.json"
   [measured]="$src/fuzz/corpus/measured $src/test/report/Inputs/*.jsonl"
-  [ceilings]="$src/docs/schemas/examples/ceilings.json $src/test/report/Inputs/*.ceilings.json"
+  [ceilings]="$src/fuzz/corpus/ceilings $src/docs/schemas/examples/ceilings.json $src/test/report/Inputs/*.ceilings.json"
   [report]="$src/docs/schemas/examples/report.json"
 )
 status=0

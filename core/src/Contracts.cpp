@@ -421,7 +421,7 @@ MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source
     Json record;
     try {
       record = Json::parse(line);
-    } catch (const Json::parse_error &) {
+    } catch (const Json::exception &) {
       // Only a last line without its newline is a record cut short by a crash mid-write.
       if (last && sawHeader) {
         file.warnings.push_back(where + ": truncated last record skipped (the program stopped mid-write)");

@@ -253,8 +253,8 @@ void print(const Expr &e, std::string &out) {
     return;
   case Expr::Kind::Neg:
     out += '-';
-    // "--x" would read back as Neg(Neg(x)) too, but keep a space-free, unambiguous form.
-    printOperand(e.lhs(), 4, out);
+    // "--x" reads back as Neg(Neg(x)); parentheses there would double the nesting depth on re-reading.
+    printOperand(e.lhs(), 3, out);
     return;
   case Expr::Kind::Min:
   case Expr::Kind::Max:
@@ -294,6 +294,10 @@ public:
   explicit Parser(std::string_view text) : text_(text) {}
 
   Expr parseAll() {
+    // Printing, simplification and evaluation recurse along the tree, which a long flat chain
+    // ("a + a + ...") makes as deep as it is long: bound it.
+    if (text_.size() > maxLength)
+      throw ParseError("expression longer than " + std::to_string(maxLength) + " characters", maxLength + 1);
     skipSpace();
     if (pos_ == text_.size())
       fail("empty expression");
@@ -306,6 +310,7 @@ public:
 
 private:
   static constexpr int maxDepth = 200;
+  static constexpr size_t maxLength = 16384;
 
   [[noreturn]] void fail(const std::string &message) const { throw ParseError(message, pos_ + 1); }
 

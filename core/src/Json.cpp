@@ -188,11 +188,12 @@ Json readJsonFile(const std::string &path) {
     throw Error(path + ": empty file, expected a JSON document");
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error &e) {
-    // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line L, column C: ..."
+  } catch (const Json::exception &e) {
+    // nlohmann's messages start with "[json.exception.parse_error.101] " or, for a number too large for a
+    // double, "[json.exception.out_of_range.406] ": keep what follows.
     std::string message = e.what();
-    auto at = message.find("parse error");
-    throw Error(path + ": invalid JSON: " + (at == std::string::npos ? message : message.substr(at)));
+    auto at = message.find("] ");
+    throw Error(path + ": invalid JSON: " + (at == std::string::npos ? message : message.substr(at + 2)));
   }
 }
 

@@ -127,6 +127,10 @@ TEST(StaticContract, FileErrorsNameTheFile) {
   EXPECT_EQ(errorOf([&] { loadStaticFile(dir.file("other.json")); }),
             dir.file("other.json") + ": kernels[0].mangled: missing");
   EXPECT_NE(errorOf([&] { loadStaticFile("/tmp"); }).find("is a directory"), std::string::npos);
+  // Found by fuzz-ceilings: a number no double holds is bad input, not an unexpected exception.
+  writeText(dir.file("huge.json"), "{\"schema\": 1e999}");
+  EXPECT_EQ(errorOf([&] { loadStaticFile(dir.file("huge.json")); }),
+            dir.file("huge.json") + ": invalid JSON: number overflow parsing '1e999'");
 }
 
 namespace {

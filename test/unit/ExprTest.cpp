@@ -77,6 +77,26 @@ TEST(ExprParse, DeepNestingIsAnErrorNotACrash) {
   EXPECT_THROW(Expr::parse(deep + "1" + std::string(100000, ')')), ParseError);
   std::string negations(100000, '-');
   EXPECT_THROW(Expr::parse(negations + "x"), ParseError);
+  std::string chain = "a";
+  for (int i = 0; i < 10000; ++i)
+    chain += " + a";
+  EXPECT_STREQ([&] {
+    try {
+      Expr::parse(chain);
+    } catch (const ParseError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }().c_str(), "column 16385: expression longer than 16384 characters");
+}
+
+TEST(ExprParse, PrintingNeverNestsDeeperThanTheInput) {
+  // Found by fuzz-expr: nested negations printed as -(-(y)) read back twice as deep as they were written.
+  std::string deep = std::string(150, '-') + "y";
+  Expr e = Expr::parse(deep);
+  EXPECT_EQ(e.str(), deep);
+  EXPECT_EQ(Expr::parse(e.str()), e);
+  EXPECT_EQ(Expr::parse("-(-(a * b))").str(), "--(a * b)");
 }
 
 TEST(ExprEvaluate, IntegersStayExactAndDivisionFloors) {
