@@ -34,8 +34,8 @@ const char *usage =
 struct Options {
   std::vector<std::string> staticFiles, measuredFiles;
   std::optional<std::string> ceilingsFile, kernel;
-  std::optional<Dim3> grid, block;
-  Bindings arguments;
+  Bindings bindings; ///< --arg, --grid, --block: only what was given
+
   double tolerance = 0.05;
 };
 
@@ -57,11 +57,11 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--kernel")
       o.kernel = value();
     else if (a == "--grid")
-      o.grid = parseDim3(value(), "--grid");
+      addDimensionBindings(o.bindings, "gridDim", parseDim3(value(), "--grid"));
     else if (a == "--block")
-      o.block = parseDim3(value(), "--block");
+      addDimensionBindings(o.bindings, "blockDim", parseDim3(value(), "--block"));
     else if (a == "--arg")
-      addArgumentBinding(o.arguments, value());
+      addArgumentBinding(o.bindings, value());
     else if (a == "--tolerance") {
       Number t = parseNumber(value(), "--tolerance");
       if (t.toDouble() < 0 || t.toDouble() >= 1)
@@ -104,12 +104,7 @@ int main(int argc, char **argv) {
     if (options.ceilingsFile)
       ceilings = loadCeilingsFile(*options.ceilingsFile);
 
-    Bindings given = options.arguments;
-    if (options.grid || options.block)
-      for (const auto &[name, value] : dimensionBindings(options.grid.value_or(Dim3{1, 1, 1}),
-                                                         options.block.value_or(Dim3{1, 1, 1})))
-        given[name] = value;
-
+    const Bindings &given = options.bindings;
     int counts[3] = {0, 0, 0};
     int malformed = 0;
     for (const StaticDocument &doc : statics)

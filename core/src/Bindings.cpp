@@ -143,13 +143,16 @@ Dim3 parseDim3(const std::string &text, const std::string &what) {
   return d;
 }
 
+void addDimensionBindings(Bindings &bindings, const std::string &symbol, const Dim3 &dims) {
+  const char *axes[] = {".x", ".y", ".z"};
+  for (int i = 0; i < 3; ++i)
+    bindings[symbol + axes[i]] = Number(dims[i]);
+}
+
 Bindings dimensionBindings(const Dim3 &grid, const Dim3 &block) {
   Bindings b;
-  const char *axes[] = {"x", "y", "z"};
-  for (int i = 0; i < 3; ++i) {
-    b[std::string("gridDim.") + axes[i]] = Number(grid[i]);
-    b[std::string("blockDim.") + axes[i]] = Number(block[i]);
-  }
+  addDimensionBindings(b, "gridDim", grid);
+  addDimensionBindings(b, "blockDim", block);
   return b;
 }
 

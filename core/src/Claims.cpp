@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
+#include <sstream>
 
 namespace roofcheck {
 
@@ -206,6 +210,33 @@ std::vector<ClaimSource> findClaimComments(std::string_view sourceText, const st
       break;
   }
   return found;
+}
+
+void attachClaimComments(StaticDocument &doc) {
+  std::map<std::string, std::vector<StaticKernel *>> byFile;
+  for (StaticKernel &k : doc.kernels)
+    byFile[k.file].push_back(&k);
+  for (auto &[file, kernels] : byFile) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+      continue;
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<ClaimSource> comments = findClaimComments(text.str(), file);
+    std::set<int> kernelLines;
+    for (StaticKernel *k : kernels)
+      kernelLines.insert(k->line);
+    for (StaticKernel *k : kernels) {
+      auto previous = kernelLines.find(k->line);
+      int after = previous == kernelLines.begin() ? 0 : *std::prev(previous);
+      k->claims.clear();
+      for (const ClaimSource &c : comments)
+        if (c.line > after && c.line <= k->line) {
+          parseClaims(c.text, c);
+          k->claims.push_back(c);
+        }
+    }
+  }
 }
 
 // ----------------------------------------------------------------------------------- checking

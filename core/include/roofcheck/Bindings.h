@@ -30,6 +30,9 @@ Dim3 parseDim3(const std::string &text, const std::string &what);
 /// gridDim.x|y|z and blockDim.x|y|z.
 Bindings dimensionBindings(const Dim3 &grid, const Dim3 &block);
 
+/// Binds one launch dimension: symbol "gridDim" or "blockDim", its .x, .y and .z from dims.
+void addDimensionBindings(Bindings &bindings, const std::string &symbol, const Dim3 &dims);
+
 /// Adds one "NAME=VALUE" option to bindings; throws Error for a malformed one.
 void addArgumentBinding(Bindings &bindings, const std::string &option);
 

@@ -48,6 +48,11 @@ std::vector<Claim> parseClaims(std::string_view text, const ClaimSource &source)
 /// a kernel, and by tests.
 std::vector<ClaimSource> findClaimComments(std::string_view sourceText, const std::string &file);
 
+/// Attaches to each kernel of doc the claim comments that stand above it in its file, after the previous
+/// kernel of that file (template instantiations on one line share them), and parses each: a claim that
+/// does not parse throws ClaimError with its location. Files that cannot be read are left alone.
+void attachClaimComments(StaticDocument &doc);
+
 enum class Verdict { Held, Failed, NotCheckable };
 const char *toString(Verdict verdict);
 

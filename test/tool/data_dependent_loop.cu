@@ -1,0 +1,28 @@
+// A loop whose trip count depends on loaded data is listed as unknown with its location; the FLOPs it
+// affects are unknown, everything else is still counted.
+// RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 | FileCheck %s
+//
+// The multiply runs trips(in[i]) times per element: flops.total and fp32 unknown, special = 0.
+// Bytes do not depend on the loop: in 4000 B read; out and steps 4000 B each -> write 8000.
+__global__ void halve_until_small(const float *in, float *out, int *steps, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = in[i];
+    int k = 0;
+    while (v > 1.0f) {
+      v = v * 0.5f;
+      ++k;
+    }
+    out[i] = v;
+    steps[i] = k;
+  }
+}
+
+// CHECK-LABEL: kernel halve_until_small
+// CHECK: flops.total unknown
+// CHECK: flops.fp32 unknown
+// CHECK: flops.special 0{{$}}
+// CHECK: bytes.read {{.*}} = 4000{{$}}
+// CHECK: bytes.write {{.*}} = 8000{{$}}
+// CHECK: intensity.ideal unknown
+// CHECK: data_dependent_loop.cu:12:{{[0-9]+}}: unknown: data-dependent loop

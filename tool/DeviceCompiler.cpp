@@ -1,0 +1,323 @@
+#include "DeviceCompiler.h"
+
+#include "roofcheck/Error.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TemplateBase.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace roofcheck::lint {
+
+DeviceModule::DeviceModule() = default;
+DeviceModule::DeviceModule(DeviceModule &&) = default;
+DeviceModule::~DeviceModule() {
+  module.reset(); // the module must go before its context
+}
+
+namespace {
+
+// CUDA 13 removed cudaConfigureCall, which clang still looks up for <<<...>>> in host code it parses
+// during the device compilation; nvcc never needs it. Declaring it keeps such host code compiling.
+constexpr const char *CompatHeaderPath = "/roofcheck-virtual/roofcheck_cuda_compat.h";
+constexpr const char *CompatHeader = R"(#pragma once
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+extern "C" __host__ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
+                                                  cudaStream_t stream = 0);
+#endif
+)";
+
+/// A function definition of the main file: where its body is, and which side it belongs to.
+struct FunctionBody {
+  unsigned begin = 0, end = 0; ///< offsets of '{' and '}'
+  bool kernel = false;
+  bool hostOnly = false;
+  std::string name;
+};
+
+struct CompileError {
+  std::string text; ///< file:line:col: message
+  bool syntax = false; ///< a parse error: the file is not valid CUDA C++, nothing is worked around
+  bool inMainFile = false;
+  unsigned offset = 0;
+};
+
+class ErrorCollector : public clang::DiagnosticConsumer {
+public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error)
+      return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    CompileError error;
+    error.text = message.str().str();
+    error.syntax = clang::DiagnosticIDs::getCategoryNameFromID(clang::DiagnosticIDs::getCategoryNumberForDiag(
+                       info.getID())) == llvm::StringRef("Parse Issue");
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager &sm = info.getSourceManager();
+      clang::SourceLocation loc = sm.getExpansionLoc(info.getLocation());
+      clang::PresumedLoc presumed = sm.getPresumedLoc(loc);
+      if (presumed.isValid())
+        error.text = std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
+                     std::to_string(presumed.getColumn()) + ": " + error.text;
+      if (sm.isInMainFile(loc)) {
+        error.inMainFile = true;
+        error.offset = sm.getFileOffset(loc);
+      }
+    }
+    errors.push_back(std::move(error));
+  }
+  std::vector<CompileError> errors;
+};
+
+struct CollectedSource {
+  std::vector<KernelSource> kernels;
+  std::vector<FunctionBody> bodies;
+};
+
+class KernelCollector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<KernelCollector> {
+public:
+  explicit KernelCollector(CollectedSource &sink) : sink_(sink) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  void HandleTranslationUnit(clang::ASTContext &context) override {
+    context_ = &context;
+    mangler_.reset(context.createMangleContext());
+    TraverseDecl(context.getTranslationUnitDecl());
+  }
+
+  bool VisitFunctionDecl(clang::FunctionDecl *fd) {
+    const clang::SourceManager &sm = context_->getSourceManager();
+    if (fd->doesThisDeclarationHaveABody() && fd->getBody() && !fd->isImplicit() &&
+        fd->getTemplateSpecializationKind() != clang::TSK_ImplicitInstantiation) {
+      clang::SourceRange range = fd->getBody()->getSourceRange();
+      clang::SourceLocation begin = sm.getExpansionLoc(range.getBegin());
+      clang::SourceLocation end = sm.getExpansionLoc(range.getEnd());
+      if (sm.isInMainFile(begin) && sm.isInMainFile(end) && !fd->getParent()->isFunctionOrMethod()) {
+        FunctionBody body;
+        body.begin = sm.getFileOffset(begin);
+        body.end = sm.getFileOffset(end);
+        body.kernel = fd->hasAttr<clang::CUDAGlobalAttr>();
+        body.hostOnly = !body.kernel && !fd->hasAttr<clang::CUDADeviceAttr>();
+        body.name = fd->getNameAsString();
+        sink_.bodies.push_back(body);
+      }
+    }
+    if (!fd->hasAttr<clang::CUDAGlobalAttr>() || !fd->isThisDeclarationADefinition() || fd->isDependentContext())
+      return true;
+    if (sm.isInSystemHeader(sm.getExpansionLoc(fd->getLocation())))
+      return true;
+    KernelSource kernel;
+    kernel.name = fd->getNameAsString();
+    clang::PrintingPolicy policy(context_->getLangOpts());
+    policy.SuppressTagKeyword = true;
+    if (const clang::TemplateArgumentList *args = fd->getTemplateSpecializationArgs()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      clang::printTemplateArgumentList(os, args->asArray(), policy);
+      kernel.name += os.str();
+    }
+    std::string mangled;
+    llvm::raw_string_ostream ms(mangled);
+    if (mangler_->shouldMangleDeclName(fd))
+      mangler_->mangleName(clang::GlobalDecl(fd), ms);
+    else
+      ms << fd->getName();
+    kernel.mangled = ms.str();
+    clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(fd->getLocation()));
+    if (presumed.isValid()) {
+      kernel.file = presumed.getFilename();
+      kernel.line = static_cast<int>(presumed.getLine());
+    }
+    for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+      const clang::ParmVarDecl *param = fd->getParamDecl(i);
+      KernelParam p;
+      p.index = static_cast<int>(i);
+      p.name = param->getNameAsString();
+      p.type = param->getType().getAsString(policy);
+      p.size = param->getType()->isIncompleteType() ? 0 : context_->getTypeSizeInChars(param->getType()).getQuantity();
+      kernel.params.push_back(p);
+    }
+    sink_.kernels.push_back(std::move(kernel));
+    return true;
+  }
+
+private:
+  CollectedSource &sink_;
+  clang::ASTContext *context_ = nullptr;
+  std::unique_ptr<clang::MangleContext> mangler_;
+};
+
+/// Clang's EmitLLVMOnlyAction (device IR after clang's optimisation pipeline) plus the kernel collector.
+class DeviceAction : public clang::EmitLLVMOnlyAction {
+public:
+  DeviceAction(llvm::LLVMContext &context, CollectedSource &collected, std::unique_ptr<llvm::Module> &module)
+      : clang::EmitLLVMOnlyAction(&context), collected_(collected), module_(module) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    // The collector reads the AST before code generation takes the translation unit over.
+    consumers.push_back(std::make_unique<KernelCollector>(collected_));
+    consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+  void EndSourceFileAction() override {
+    clang::EmitLLVMOnlyAction::EndSourceFileAction();
+    module_ = takeModule();
+  }
+
+private:
+  CollectedSource &collected_;
+  std::unique_ptr<llvm::Module> &module_;
+};
+
+struct Attempt {
+  bool ok = false;
+  CollectedSource collected;
+  std::vector<CompileError> errors;
+};
+
+Attempt compileOnce(const std::vector<std::string> &commandLine, const std::string &sourceFile,
+                    const std::string *replacedSource, llvm::LLVMContext &context, std::unique_ptr<llvm::Module> &module) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(CompatHeaderPath, 0, llvm::MemoryBuffer::getMemBufferCopy(CompatHeader));
+  if (replacedSource) {
+    llvm::SmallString<256> absolute(sourceFile);
+    llvm::sys::fs::make_absolute(absolute);
+    memory->addFile(absolute, 0, llvm::MemoryBuffer::getMemBufferCopy(*replacedSource));
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
+
+  std::vector<std::string> line = commandLine;
+  line.insert(line.end() - 1, {"-include", CompatHeaderPath});
+  Attempt attempt;
+  ErrorCollector diagnostics;
+  clang::tooling::ToolInvocation invocation(line, std::make_unique<DeviceAction>(context, attempt.collected, module),
+                                            files.get(), std::make_shared<clang::PCHContainerOperations>());
+  invocation.setDiagnosticConsumer(&diagnostics);
+  attempt.ok = invocation.run() && diagnostics.errors.empty() && module;
+  attempt.errors = std::move(diagnostics.errors);
+  return attempt;
+}
+
+std::string firstErrors(const std::vector<CompileError> &errors) {
+  if (errors.empty())
+    return "clang could not run the compilation";
+  std::string text = errors.front().text;
+  if (errors.size() > 1)
+    text += " (and " + std::to_string(errors.size() - 1) + " more error" + (errors.size() > 2 ? "s" : "") + ")";
+  return text;
+}
+
+} // namespace
+
+std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir, const std::string &sourceFile) {
+  std::string message;
+  std::unique_ptr<clang::tooling::CompilationDatabase> database =
+      clang::tooling::JSONCompilationDatabase::loadFromDirectory(buildDir, message);
+  if (!database)
+    throw Error("cannot read the compilation database in " + buildDir + ": " + message);
+  llvm::SmallString<256> absolute(sourceFile);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, true);
+  std::vector<clang::tooling::CompileCommand> commands = database->getCompileCommands(absolute);
+  // An entry inferred from a neighbouring file (Heuristic set) is not the file's own command.
+  if (!commands.empty() && !commands.front().Heuristic.empty())
+    commands.clear();
+  if (commands.empty())
+    throw Error("no compile command for " + sourceFile + " in " + buildDir +
+                "/compile_commands.json: build the file there first or pass compiler arguments after --");
+  return commands.front().CommandLine;
+}
+
+DeviceModule compileDevice(const std::vector<std::string> &commandLine, const std::string &sourceFile) {
+  static std::once_flag targetsReady;
+  std::call_once(targetsReady, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+  });
+
+  DeviceModule result;
+  result.context = std::make_unique<llvm::LLVMContext>();
+  Attempt attempt = compileOnce(commandLine, sourceFile, nullptr, *result.context, result.module);
+  if (attempt.ok) {
+    result.kernels = std::move(attempt.collected.kernels);
+    return result;
+  }
+
+  // Blank the bodies that hold the errors, when each error sits in a host-only function or a kernel of the
+  // main file; anything else (a header, a __device__ helper, a declaration) cannot be worked around.
+  std::ifstream in(sourceFile, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  std::map<std::string, std::string> kernelErrors; // kernel name -> first error in its body
+  std::vector<const FunctionBody *> blanked;
+  for (const CompileError &error : attempt.errors) {
+    const FunctionBody *innermost = nullptr;
+    if (error.inMainFile)
+      for (const FunctionBody &body : attempt.collected.bodies)
+        if (body.begin <= error.offset && error.offset <= body.end &&
+            (!innermost || body.end - body.begin < innermost->end - innermost->begin))
+          innermost = &body;
+    if (error.syntax || !innermost || !(innermost->kernel || innermost->hostOnly))
+      throw Error("cannot compile the device side of " + sourceFile + ": " + firstErrors(attempt.errors));
+    if (innermost->kernel)
+      kernelErrors.emplace(innermost->name, error.text);
+    else
+      result.recoveredErrors.push_back(error.text);
+    blanked.push_back(innermost);
+  }
+  for (const FunctionBody *body : blanked)
+    for (unsigned i = body->begin + 1; i < body->end && i < text.size(); ++i)
+      if (text[i] != '\n')
+        text[i] = ' ';
+
+  result.module.reset();
+  result.context = std::make_unique<llvm::LLVMContext>();
+  Attempt retry = compileOnce(commandLine, sourceFile, &text, *result.context, result.module);
+  if (!retry.ok)
+    throw Error("cannot compile the device side of " + sourceFile + ": " + firstErrors(attempt.errors));
+  result.kernels = std::move(retry.collected.kernels);
+  bool anyAnalysed = false;
+  for (KernelSource &kernel : result.kernels) {
+    std::string base = kernel.name.substr(0, kernel.name.find('<'));
+    auto found = kernelErrors.find(base);
+    if (found != kernelErrors.end())
+      kernel.notAnalysed = found->second;
+    anyAnalysed = anyAnalysed || kernel.notAnalysed.empty();
+  }
+  if (!anyAnalysed && !result.kernels.empty())
+    throw Error("cannot compile the device side of " + sourceFile + ": " + firstErrors(attempt.errors));
+  return result;
+}
+
+} // namespace roofcheck::lint

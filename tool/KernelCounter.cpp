@@ -1,0 +1,1584 @@
+#include "KernelCounter.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+
+#include <array>
+#include <memory>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace roofcheck::lint {
+namespace {
+
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+// ------------------------------------------------------------------------------------------------ Poly
+
+/// A polynomial with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,
+/// loop iteration numbers, opaque invariant expressions). Addresses and bounds are affine in the variable
+/// atoms, with coefficients that are polynomials in the invariant ones.
+using Monomial = std::vector<int>; // sorted atom ids
+
+struct Poly {
+  std::map<Monomial, int64_t> terms;
+
+  static Poly constant(int64_t c) {
+    Poly p;
+    if (c != 0)
+      p.terms[{}] = c;
+    return p;
+  }
+  static Poly atom(int id) {
+    Poly p;
+    p.terms[{id}] = 1;
+    return p;
+  }
+  bool isZero() const { return terms.empty(); }
+  std::optional<int64_t> asConstant() const {
+    if (terms.empty())
+      return 0;
+    if (terms.size() == 1 && terms.begin()->first.empty())
+      return terms.begin()->second;
+    return std::nullopt;
+  }
+  Poly operator+(const Poly &o) const {
+    Poly r = *this;
+    for (const auto &[m, c] : o.terms)
+      if ((r.terms[m] += c) == 0)
+        r.terms.erase(m);
+    return r;
+  }
+  Poly scaled(int64_t k) const {
+    Poly r;
+    if (k == 0)
+      return r;
+    for (const auto &[m, c] : terms)
+      r.terms[m] = c * k;
+    return r;
+  }
+  Poly operator-(const Poly &o) const { return *this + o.scaled(-1); }
+  Poly operator*(const Poly &o) const {
+    Poly r;
+    for (const auto &[ma, ca] : terms)
+      for (const auto &[mb, cb] : o.terms) {
+        Monomial m = ma;
+        m.insert(m.end(), mb.begin(), mb.end());
+        std::sort(m.begin(), m.end());
+        if ((r.terms[m] += ca * cb) == 0)
+          r.terms.erase(m);
+      }
+    return r;
+  }
+  bool operator==(const Poly &o) const { return terms == o.terms; }
+};
+
+/// k with a == k * b, if there is one.
+std::optional<int64_t> ratio(const Poly &a, const Poly &b) {
+  if (b.isZero())
+    return std::nullopt;
+  const auto &[m, cb] = *b.terms.begin();
+  auto found = a.terms.find(m);
+  if (found == a.terms.end() || found->second % cb != 0)
+    return std::nullopt;
+  int64_t k = found->second / cb;
+  if (!(a == b.scaled(k)))
+    return std::nullopt;
+  return k;
+}
+
+/// A thread axis: a threadIdx coordinate, a blockIdx coordinate, or the global index
+/// blockIdx.e * width + threadIdx.d (width is blockDim.d or a constant tile size).
+struct AxisKey {
+  int tid = -1, cta = -1;
+  bool operator<(const AxisKey &o) const { return std::tie(tid, cta) < std::tie(o.tid, o.cta); }
+  bool operator==(const AxisKey &o) const { return tid == o.tid && cta == o.cta; }
+};
+
+enum class AtomKind { Param, LaunchDim, ThreadIdx, BlockIdx, LoopIter, HalvingIV, Quotient, Opaque, Unknown };
+
+struct Atom {
+  AtomKind kind = AtomKind::Unknown;
+  int dim = -1;
+  const llvm::Loop *loop = nullptr;
+  Expr expr;
+  std::string reason;
+  const llvm::Instruction *where = nullptr;
+  // Quotient: axis / divisor (row = i / cols), the axis being the global or block index `quotientAxis`.
+  AxisKey quotientAxis;
+  std::shared_ptr<const Poly> quotientWidth, divisor;
+};
+
+Atom makeAtom(AtomKind kind, int dim, const llvm::Loop *loop, Expr expr) {
+  Atom atom;
+  atom.kind = kind;
+  atom.dim = dim;
+  atom.loop = loop;
+  atom.expr = std::move(expr);
+  return atom;
+}
+
+bool isVariable(AtomKind kind) {
+  return kind == AtomKind::ThreadIdx || kind == AtomKind::BlockIdx || kind == AtomKind::LoopIter ||
+         kind == AtomKind::HalvingIV || kind == AtomKind::Quotient;
+}
+
+/// An affine form: Σ coefficient·axis + Σ coefficient·iteration + invariant.
+struct Linear {
+  std::map<AxisKey, Poly> axes;
+  std::map<AxisKey, Poly> widths;
+  std::map<int, Poly> iters; ///< LoopIter / HalvingIV atom -> coefficient
+  Poly invariant;
+  bool known = true;
+  std::string reason;
+  const llvm::Instruction *where = nullptr;
+};
+
+struct Constraint {
+  AxisKey axis;
+  Poly width;
+  std::optional<Poly> lower, upper; ///< lower <= axis < upper
+  int halvingAtom = -1;             ///< threadIdx < (halving loop variable)
+};
+
+struct LoopModel {
+  enum Kind { Counted, Cover, Halving, Unknown } kind = Unknown;
+  Poly trips;       ///< Counted
+  AxisKey axis;     ///< Cover: the loop walks axis + k * extent(axis) from base up to bound
+  Poly width, base, bound;
+  Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
+  int iterAtom = -1;
+  std::string reason;
+  const llvm::Instruction *where = nullptr;
+  const llvm::DILocation *start = nullptr; ///< the loop statement, from the loop's metadata
+};
+
+struct Count {
+  std::optional<Expr> value;
+  std::string reason;
+  const llvm::Instruction *where = nullptr;
+  const llvm::DILocation *at = nullptr;
+};
+
+enum Bucket { Fp64, Fp32, Fp16, Bf16, Tensor, Special, BucketCount };
+using Flops = std::array<int64_t, BucketCount>;
+
+int bucketOf(llvm::Type *type) {
+  llvm::Type *scalar = type->getScalarType();
+  if (scalar->isDoubleTy())
+    return Fp64;
+  if (scalar->isHalfTy())
+    return Fp16;
+  if (scalar->isBFloatTy())
+    return Bf16;
+  return Fp32;
+}
+
+int64_t lanesOf(llvm::Type *type) {
+  if (auto *vector = dyn_cast<llvm::FixedVectorType>(type))
+    return vector->getNumElements();
+  return 1;
+}
+
+/// FLOPs of PTX arithmetic written as inline asm (cuda_fp16.hpp and cuda_bf16.hpp implement __hfma2,
+/// __hadd2, ... this way): add/sub/mul = 1, fma = 2, per lane of .f16x2/.bf16x2.
+void countInlineAsm(const std::string &text, Flops &flops) {
+  static const std::regex op(R"(\b(add|sub|mul|fma)((?:\.[a-z0-9]+)*)\.(f16x2|bf16x2|f16|bf16|f32|f64)\b)");
+  for (std::sregex_iterator it(text.begin(), text.end(), op), end; it != end; ++it) {
+    std::string kind = (*it)[1], type = (*it)[3];
+    int64_t lanes = type.size() > 2 && type.substr(type.size() - 2) == "x2" ? 2 : 1;
+    int bucket = type.rfind("bf16", 0) == 0 ? Bf16 : type.rfind("f16", 0) == 0 ? Fp16 : type == "f64" ? Fp64 : Fp32;
+    flops[bucket] += (kind == "fma" ? 2 : 1) * lanes;
+  }
+}
+
+/// The source location of an instruction; code inlined from another file (a CUDA or clang header) is
+/// reported at its call site in `preferredFile`, where the user wrote it.
+std::string locationOf(const llvm::Instruction *inst, int *line, int *column, const std::string &preferredFile = "") {
+  *line = 0;
+  *column = 0;
+  if (!inst || !inst->getDebugLoc())
+    return {};
+  const llvm::DILocation *loc = inst->getDebugLoc().get();
+  while (loc->getInlinedAt() && loc->getFilename() != llvm::StringRef(preferredFile))
+    loc = loc->getInlinedAt();
+  *line = static_cast<int>(loc->getLine());
+  *column = static_cast<int>(loc->getColumn());
+  return loc->getFilename().str();
+}
+
+// ------------------------------------------------------------------------------------------ analysis
+
+class KernelAnalysis {
+public:
+  KernelAnalysis(llvm::Function &function, const KernelSource &source, llvm::FunctionAnalysisManager &fam)
+      : f_(function), source_(source), se_(fam.getResult<llvm::ScalarEvolutionAnalysis>(function)),
+        dt_(fam.getResult<llvm::DominatorTreeAnalysis>(function)), li_(fam.getResult<llvm::LoopAnalysis>(function)),
+        dl_(function.getParent()->getDataLayout()) {}
+
+  KernelEstimate run();
+
+private:
+  // atoms
+  int intern(const std::string &key, Atom atom) {
+    auto found = atomIds_.find(key);
+    if (found != atomIds_.end())
+      return found->second;
+    atoms_.push_back(std::move(atom));
+    return atomIds_[key] = static_cast<int>(atoms_.size()) - 1;
+  }
+  Poly launchDim(const char *what, int dim) {
+    std::string name = std::string(what) + "." + "xyz"[dim];
+    Atom atom = makeAtom(AtomKind::LaunchDim, dim, nullptr, Expr::symbol(name));
+    return Poly::atom(intern("launch:" + name, atom));
+  }
+  Poly unknownAtom(const std::string &reason, const llvm::Value *value) {
+    Atom atom;
+    atom.kind = AtomKind::Unknown;
+    atom.reason = reason;
+    atom.where = dyn_cast_or_null<llvm::Instruction>(value);
+    char key[64];
+    std::snprintf(key, sizeof key, "unknown:%p", static_cast<const void *>(value));
+    return Poly::atom(intern(key + reason, atom));
+  }
+  Poly opaque(const Expr &expr) {
+    Expr simple = expr.simplified();
+    if (simple.kind() == Expr::Kind::Integer)
+      return Poly::constant(simple.integerValue());
+    Atom atom = makeAtom(AtomKind::Opaque, -1, nullptr, simple);
+    return Poly::atom(intern("opaque:" + simple.str(), atom));
+  }
+  Poly iterAtom(const llvm::Loop *loop) {
+    char key[64];
+    std::snprintf(key, sizeof key, "iter:%p", static_cast<const void *>(loop));
+    Atom atom = makeAtom(AtomKind::LoopIter, -1, loop, Expr());
+    return Poly::atom(intern(key, atom));
+  }
+
+  bool invariant(const Poly &p) const {
+    for (const auto &[m, c] : p.terms)
+      for (int id : m)
+        if (atoms_[id].kind != AtomKind::Param && atoms_[id].kind != AtomKind::LaunchDim &&
+            atoms_[id].kind != AtomKind::Opaque)
+          return false;
+    return true;
+  }
+  Expr toExpr(const Poly &p) const {
+    Expr sum;
+    bool first = true;
+    for (const auto &[m, c] : p.terms) {
+      Expr term = Expr::integer(c);
+      for (int id : m)
+        term = term * atoms_[id].expr;
+      sum = first ? term : sum + term;
+      first = false;
+    }
+    return sum.simplified();
+  }
+
+  Poly toPoly(const llvm::SCEV *scev);
+  Poly valueAtom(const llvm::Value *value);
+  Linear decompose(const Poly &p);
+  Poly extent(const AxisKey &axis, const Poly &width) {
+    if (axis.tid >= 0 && axis.cta >= 0)
+      return launchDim("gridDim", axis.cta) * width;
+    if (axis.tid >= 0)
+      return launchDim("blockDim", axis.tid);
+    return launchDim("gridDim", axis.cta);
+  }
+
+  void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out, bool *parameterTest,
+                            int depth = 0);
+  void compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out);
+  const std::vector<Constraint> &guards(const llvm::BasicBlock *block);
+  /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
+  bool parameterOnly(const llvm::Value *value, int depth) const;
+  /// The branch that skips a loop when it would run zero times (its trip count already says so).
+  bool guardsLoop(const llvm::BranchInst *branch) const;
+  /// An early exit: the block only returns.
+  static bool returnsAtOnce(const llvm::BasicBlock *block);
+  const LoopModel &loopModel(const llvm::Loop *loop);
+  Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
+  Count countBlock(const llvm::BasicBlock *block);
+  Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
+  void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr);
+
+  struct Access {
+    const llvm::Instruction *inst;
+    std::string pointer;
+    std::string kind; // load, store, atomic
+    const llvm::Value *address;
+    int64_t bytes;
+  };
+  std::vector<Access> accessesOf(const llvm::Instruction &inst);
+  void countMemory(KernelEstimate &estimate);
+
+  llvm::Function &f_;
+  const KernelSource &source_;
+  llvm::ScalarEvolution &se_;
+  llvm::DominatorTree &dt_;
+  llvm::LoopInfo &li_;
+  const llvm::DataLayout &dl_;
+  std::vector<Atom> atoms_;
+  std::map<std::string, int> atomIds_;
+  std::map<const llvm::SCEV *, Poly> polys_;
+  std::map<const llvm::Loop *, LoopModel> loops_;
+  std::map<const llvm::BasicBlock *, std::vector<Constraint>> guards_;
+  /// Blocks reached only on one side of a branch on parameter values: their counts depend on values
+  /// the expression language cannot test, so they are unknown.
+  std::map<const llvm::BasicBlock *, const llvm::Instruction *> parameterBranches_;
+  std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
+  std::set<const llvm::PHINode *> visitingPhis_;
+  std::vector<Unknown> unknowns_;
+};
+
+void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instruction *where,
+                                const llvm::DILocation *at) {
+  Unknown unknown;
+  unknown.reason = reason;
+  unknown.file = locationOf(where, &unknown.line, &unknown.column, source_.file);
+  if (at) {
+    while (at->getInlinedAt() && at->getFilename() != llvm::StringRef(source_.file))
+      at = at->getInlinedAt();
+    unknown.file = at->getFilename().str();
+    unknown.line = static_cast<int>(at->getLine());
+    unknown.column = static_cast<int>(at->getColumn());
+  }
+  if (unknown.file.empty()) {
+    unknown.file = source_.file;
+    unknown.line = source_.line;
+  }
+  for (const Unknown &u : unknowns_)
+    if (u.reason == unknown.reason && u.line == unknown.line && u.column == unknown.column && u.file == unknown.file)
+      return;
+  unknowns_.push_back(unknown);
+}
+
+Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
+  if (auto *arg = dyn_cast<llvm::Argument>(value)) {
+    unsigned index = arg->getArgNo();
+    std::string name = index < source_.params.size() && !source_.params[index].name.empty()
+                           ? source_.params[index].name
+                           : "arg" + std::to_string(index);
+    Atom atom = makeAtom(AtomKind::Param, -1, nullptr, Expr::symbol(name));
+    return Poly::atom(intern("param:" + name, atom));
+  }
+  if (auto *call = dyn_cast<llvm::CallInst>(value)) {
+    if (const llvm::Function *callee = call->getCalledFunction()) {
+      llvm::StringRef name = callee->getName();
+      if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
+        auto [what, axis] = name.split('.');
+        int dim = axis == "x" ? 0 : axis == "y" ? 1 : axis == "z" ? 2 : -1;
+        if (dim >= 0) {
+          if (what == "tid" || what == "ctaid") {
+            AtomKind kind = what == "tid" ? AtomKind::ThreadIdx : AtomKind::BlockIdx;
+            std::string symbol = std::string(what == "tid" ? "threadIdx." : "blockIdx.") + "xyz"[dim];
+            Atom atom = makeAtom(kind, dim, nullptr, Expr::symbol(symbol));
+            return Poly::atom(intern("coord:" + symbol, atom));
+          }
+          if (what == "ntid")
+            return launchDim("blockDim", dim);
+          if (what == "nctaid")
+            return launchDim("gridDim", dim);
+        }
+      }
+    }
+  }
+  if (auto *phi = dyn_cast<llvm::PHINode>(value)) {
+    auto found = halvingPhis_.find(phi);
+    if (found != halvingPhis_.end()) {
+      char key[64];
+      std::snprintf(key, sizeof key, "halving:%p", static_cast<const void *>(found->second));
+      Atom atom = makeAtom(AtomKind::HalvingIV, -1, found->second, Expr());
+      return Poly::atom(intern(key, atom));
+    }
+  }
+  // i / d with i a thread index and d invariant: a variable of its own whose range is the index range / d.
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(value);
+      bin && (bin->getOpcode() == llvm::Instruction::SDiv || bin->getOpcode() == llvm::Instruction::UDiv)) {
+    Linear num = decompose(toPoly(se_.getSCEV(bin->getOperand(0))));
+    Poly den = toPoly(se_.getSCEV(bin->getOperand(1)));
+    if (num.known && num.axes.size() == 1 && num.iters.empty() && num.invariant.isZero() &&
+        num.axes.begin()->second == Poly::constant(1) && invariant(den) && !den.isZero()) {
+      Atom atom;
+      atom.kind = AtomKind::Quotient;
+      atom.quotientAxis = num.axes.begin()->first;
+      atom.quotientWidth = std::make_shared<Poly>(num.widths.count(atom.quotientAxis) ? num.widths[atom.quotientAxis] : Poly());
+      atom.divisor = std::make_shared<Poly>(den);
+      char key[64];
+      std::snprintf(key, sizeof key, "quotient:%p", static_cast<const void *>(value));
+      return Poly::atom(intern(key, atom));
+    }
+  }
+  // A phi whose incoming values are all the same quantity (blockDim.x read on two paths) is that quantity.
+  if (auto *phi = dyn_cast<llvm::PHINode>(value); phi && se_.isSCEVable(phi->getType()) && !visitingPhis_.count(phi)) {
+    visitingPhis_.insert(phi);
+    std::optional<Poly> same;
+    bool agree = true;
+    for (const llvm::Value *incoming : phi->incoming_values()) {
+      Poly p = toPoly(se_.getSCEV(const_cast<llvm::Value *>(incoming)));
+      if (same && !(p == *same))
+        agree = false;
+      same = p;
+    }
+    visitingPhis_.erase(phi);
+    if (agree && same)
+      return *same;
+  }
+  if (isa<llvm::LoadInst>(value) || isa<llvm::AtomicRMWInst>(value))
+    return unknownAtom("indirect index (depends on a value loaded from memory)", value);
+  if (isa<llvm::CallInst>(value))
+    return unknownAtom("index depends on a call result", value);
+  return unknownAtom("index it cannot follow", value);
+}
+
+Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
+  auto cached = polys_.find(scev);
+  if (cached != polys_.end())
+    return cached->second;
+  Poly result;
+  switch (scev->getSCEVType()) {
+  case llvm::scConstant: {
+    const llvm::APInt &value = cast<llvm::SCEVConstant>(scev)->getAPInt();
+    result = Poly::constant(value.getBitWidth() <= 64 ? value.getSExtValue() : 0);
+    break;
+  }
+  case llvm::scTruncate: {
+    auto *cast_ = cast<llvm::SCEVCastExpr>(scev);
+    // Truncation to a narrow type is a modulo (x & 31 becomes zext(trunc x to i5)): not affine.
+    if (cast_->getType()->getIntegerBitWidth() < 32)
+      result = unknownAtom("non-affine index (bit masking)", nullptr);
+    else
+      result = toPoly(cast_->getOperand());
+    break;
+  }
+  case llvm::scPtrToInt:
+  case llvm::scZeroExtend:
+  case llvm::scSignExtend:
+    // Index arithmetic is assumed not to overflow, as the source's int indices do in every valid launch.
+    result = toPoly(cast<llvm::SCEVCastExpr>(scev)->getOperand());
+    break;
+  case llvm::scAddExpr:
+    for (const llvm::SCEV *op : cast<llvm::SCEVAddExpr>(scev)->operands())
+      result = result + toPoly(op);
+    break;
+  case llvm::scMulExpr:
+    result = Poly::constant(1);
+    for (const llvm::SCEV *op : cast<llvm::SCEVMulExpr>(scev)->operands())
+      result = result * toPoly(op);
+    break;
+  case llvm::scUDivExpr: {
+    auto *div = cast<llvm::SCEVUDivExpr>(scev);
+    Poly lhs = toPoly(div->getLHS()), rhs = toPoly(div->getRHS());
+    std::optional<int64_t> divisor = rhs.asConstant();
+    bool exact = divisor && *divisor != 0;
+    if (exact)
+      for (const auto &[m, c] : lhs.terms)
+        exact = exact && c % *divisor == 0;
+    if (exact) {
+      for (auto &[m, c] : lhs.terms)
+        c /= *divisor;
+      result = lhs;
+    } else if (invariant(lhs) && invariant(rhs)) {
+      result = opaque(toExpr(lhs) / toExpr(rhs));
+    } else {
+      result = unknownAtom("non-affine index (division)", nullptr);
+    }
+    break;
+  }
+  case llvm::scAddRecExpr: {
+    auto *rec = cast<llvm::SCEVAddRecExpr>(scev);
+    if (!rec->isAffine()) {
+      result = unknownAtom("non-affine recurrence", nullptr);
+      break;
+    }
+    result = toPoly(rec->getStart()) + toPoly(rec->getStepRecurrence(se_)) * iterAtom(rec->getLoop());
+    break;
+  }
+  case llvm::scUMaxExpr:
+  case llvm::scSMaxExpr:
+  case llvm::scUMinExpr:
+  case llvm::scSMinExpr:
+  case llvm::scSequentialUMinExpr: {
+    auto *nary = cast<llvm::SCEVNAryExpr>(scev);
+    bool isMax = scev->getSCEVType() == llvm::scUMaxExpr || scev->getSCEVType() == llvm::scSMaxExpr;
+    std::optional<Expr> folded;
+    bool allInvariant = true;
+    for (const llvm::SCEV *op : nary->operands()) {
+      Poly p = toPoly(op);
+      if (!invariant(p)) {
+        allInvariant = false;
+        break;
+      }
+      Expr e = toExpr(p);
+      folded = !folded ? e : isMax ? Expr::max(*folded, e) : Expr::min(*folded, e);
+    }
+    result = allInvariant && folded ? opaque(*folded) : unknownAtom("non-affine index (min/max)", nullptr);
+    break;
+  }
+  case llvm::scUnknown:
+    result = valueAtom(cast<llvm::SCEVUnknown>(scev)->getValue());
+    break;
+  default:
+    result = unknownAtom("expression it cannot follow", nullptr);
+    break;
+  }
+  polys_[scev] = result;
+  return result;
+}
+
+Linear KernelAnalysis::decompose(const Poly &p) {
+  Linear lin;
+  std::map<int, Poly> coefficients; // variable atom -> coefficient
+  for (const auto &[m, c] : p.terms) {
+    int variable = -1, variables = 0;
+    for (int id : m) {
+      if (atoms_[id].kind == AtomKind::Unknown) {
+        if (lin.known) {
+          lin.known = false;
+          lin.reason = atoms_[id].reason;
+          lin.where = atoms_[id].where;
+        }
+      } else if (isVariable(atoms_[id].kind)) {
+        variable = id;
+        ++variables;
+      }
+    }
+    if (variables > 1 && lin.known) {
+      lin.known = false;
+      lin.reason = "non-affine index (product of thread or loop variables)";
+    }
+    if (variables == 1) {
+      Monomial rest = m;
+      rest.erase(std::find(rest.begin(), rest.end(), variable));
+      Poly term;
+      term.terms[rest] = c;
+      coefficients[variable] = coefficients[variable] + term;
+    } else if (variables == 0) {
+      Poly term;
+      term.terms[m] = c;
+      lin.invariant = lin.invariant + term;
+    }
+  }
+  std::map<int, Poly> tids, ctas; // dim -> coefficient
+  for (const auto &[id, coeff] : coefficients) {
+    if (coeff.isZero())
+      continue;
+    const Atom atom = atoms_[id];
+    if (atom.kind == AtomKind::ThreadIdx)
+      tids[atom.dim] = coeff;
+    else if (atom.kind == AtomKind::BlockIdx)
+      ctas[atom.dim] = coeff;
+    else
+      lin.iters[id] = coeff;
+  }
+  // Pair threadIdx.d with the blockIdx whose coefficient is blockDim.d (or a constant tile) times larger:
+  // together they are one global index.
+  for (auto &[d, ct] : tids) {
+    int paired = -1;
+    Poly width;
+    for (int pass = 0; pass < 2 && paired < 0; ++pass)
+      for (const auto &[e, cc] : ctas) {
+        if ((pass == 0) != (e == d))
+          continue;
+        if (cc == ct * launchDim("blockDim", d)) {
+          paired = e;
+          width = launchDim("blockDim", d);
+          break;
+        }
+        if (std::optional<int64_t> k = ratio(cc, ct); k && *k > 1) {
+          paired = e;
+          width = Poly::constant(*k);
+          break;
+        }
+      }
+    if (paired >= 0) {
+      lin.axes[{d, paired}] = ct;
+      lin.widths[{d, paired}] = width;
+      ctas.erase(paired);
+    } else {
+      lin.axes[{d, -1}] = ct;
+    }
+  }
+  for (const auto &[e, cc] : ctas)
+    lin.axes[{-1, e}] = cc;
+  return lin;
+}
+
+void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out) {
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+    return;
+  llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
+  Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
+  Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
+  if (!lhs.known || !rhs.known)
+    return;
+  if (lhs.axes.empty() && !rhs.axes.empty()) {
+    std::swap(lhs, rhs);
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  if (lhs.axes.size() != 1)
+    return;
+  auto [axis, coeff] = *lhs.axes.begin();
+  // threadIdx.d < s, where s is the variable of a halving loop (tree reductions).
+  if (lhs.iters.empty() && lhs.invariant.isZero() && coeff == Poly::constant(1) && axis.cta < 0 && rhs.axes.empty() &&
+      rhs.iters.size() == 1 && rhs.invariant.isZero() && rhs.iters.begin()->second == Poly::constant(1) &&
+      atoms_[rhs.iters.begin()->first].kind == AtomKind::HalvingIV &&
+      (pred == llvm::CmpInst::ICMP_SLT || pred == llvm::CmpInst::ICMP_ULT)) {
+    Constraint c;
+    c.axis = axis;
+    c.halvingAtom = rhs.iters.begin()->first;
+    out.push_back(c);
+    return;
+  }
+  if (!lhs.iters.empty() || !rhs.iters.empty() || !rhs.axes.empty())
+    return;
+  Poly width = lhs.widths.count(axis) ? lhs.widths[axis] : Poly();
+  Poly bound = rhs.invariant - lhs.invariant; // axis·coeff PRED bound
+  if (coeff == Poly::constant(-1)) {
+    if (!llvm::CmpInst::isSigned(pred) && !llvm::CmpInst::isEquality(pred))
+      return;
+    bound = bound.scaled(-1);
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  } else if (!(coeff == Poly::constant(1))) {
+    return;
+  }
+  Constraint c;
+  c.axis = axis;
+  c.width = width;
+  switch (pred) {
+  case llvm::CmpInst::ICMP_ULT:
+  case llvm::CmpInst::ICMP_ULE:
+    // (axis + k) <u bound also says axis + k >= 0 (range checks folded by instcombine)
+    if (!lhs.invariant.isZero())
+      c.lower = lhs.invariant.scaled(-1);
+    [[fallthrough]];
+  case llvm::CmpInst::ICMP_SLT:
+  case llvm::CmpInst::ICMP_SLE:
+    c.upper = pred == llvm::CmpInst::ICMP_SLE || pred == llvm::CmpInst::ICMP_ULE ? bound + Poly::constant(1) : bound;
+    break;
+  case llvm::CmpInst::ICMP_SGT:
+  case llvm::CmpInst::ICMP_UGT:
+    c.lower = bound + Poly::constant(1);
+    break;
+  case llvm::CmpInst::ICMP_SGE:
+  case llvm::CmpInst::ICMP_UGE:
+    c.lower = bound;
+    break;
+  case llvm::CmpInst::ICMP_EQ:
+    c.lower = bound;
+    c.upper = bound + Poly::constant(1);
+    break;
+  case llvm::CmpInst::ICMP_NE:
+    // index != 0 on an index that starts at 0 (instcombine's form of index > 0)
+    if (!bound.isZero())
+      return;
+    c.lower = Poly::constant(1);
+    break;
+  default:
+    return;
+  }
+  out.push_back(c);
+}
+
+void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
+                                          bool *parameterTest, int depth) {
+  if (depth > 8)
+    return;
+  if (parameterOnly(cond, 0)) {
+    *parameterTest = true;
+    return;
+  }
+  if (auto *cmp = dyn_cast<llvm::ICmpInst>(cond)) {
+    compareConstraint(cmp, truth, out);
+    return;
+  }
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(cond)) {
+    if ((bin->getOpcode() == llvm::Instruction::And && truth) || (bin->getOpcode() == llvm::Instruction::Or && !truth)) {
+      conditionConstraints(bin->getOperand(0), truth, out, parameterTest, depth + 1);
+      conditionConstraints(bin->getOperand(1), truth, out, parameterTest, depth + 1);
+    } else if (bin->getOpcode() == llvm::Instruction::Xor) {
+      if (auto *one = dyn_cast<llvm::ConstantInt>(bin->getOperand(1)); one && one->isOne())
+        conditionConstraints(bin->getOperand(0), !truth, out, parameterTest, depth + 1);
+    }
+    return;
+  }
+  if (auto *select = dyn_cast<llvm::SelectInst>(cond)) {
+    auto *constant = dyn_cast<llvm::ConstantInt>(select->getFalseValue());
+    if (constant && constant->isZero() && truth) { // c1 && c2
+      conditionConstraints(select->getCondition(), true, out, parameterTest, depth + 1);
+      conditionConstraints(select->getTrueValue(), true, out, parameterTest, depth + 1);
+    }
+    constant = dyn_cast<llvm::ConstantInt>(select->getTrueValue());
+    if (constant && constant->isOne() && !truth) { // !(c1 || c2)
+      conditionConstraints(select->getCondition(), false, out, parameterTest, depth + 1);
+      conditionConstraints(select->getFalseValue(), false, out, parameterTest, depth + 1);
+    }
+  }
+}
+
+const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *block) {
+  auto cached = guards_.find(block);
+  if (cached != guards_.end())
+    return cached->second;
+  std::vector<Constraint> out;
+  llvm::DomTreeNode *node = dt_.getNode(block);
+  for (llvm::DomTreeNode *up = node ? node->getIDom() : nullptr; up; up = up->getIDom()) {
+    llvm::BasicBlock *from = up->getBlock();
+    if (auto *select = dyn_cast<llvm::SwitchInst>(from->getTerminator())) {
+      for (const llvm::BasicBlock *target : llvm::successors(from))
+        if (llvm::BasicBlockEdge(from, target).isSingleEdge() && dt_.dominates(llvm::BasicBlockEdge(from, target), block) &&
+            !parameterBranches_.count(block) && parameterOnly(select->getCondition(), 0))
+          parameterBranches_[block] = select;
+      continue;
+    }
+    auto *branch = dyn_cast<llvm::BranchInst>(from->getTerminator());
+    if (!branch || !branch->isConditional() || branch->getSuccessor(0) == branch->getSuccessor(1))
+      continue;
+    for (unsigned s = 0; s < 2; ++s) {
+      llvm::BasicBlockEdge edge(from, branch->getSuccessor(s));
+      if (dt_.dominates(edge, block)) {
+        bool parameterTest = false;
+        conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest);
+        if (!parameterBranches_.count(block) && parameterTest && !guardsLoop(branch) &&
+            !returnsAtOnce(branch->getSuccessor(1 - s)))
+          parameterBranches_[block] = branch;
+        break;
+      }
+    }
+  }
+  return guards_[block] = std::move(out);
+}
+
+bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
+  if (depth > 12)
+    return false;
+  if (isa<llvm::Argument>(value) || isa<llvm::Constant>(value))
+    return true;
+  if (auto *call = dyn_cast<llvm::CallInst>(value)) {
+    const llvm::Function *callee = call->getCalledFunction();
+    return callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ntid.") ||
+                      callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.nctaid."));
+  }
+  auto *inst = dyn_cast<llvm::Instruction>(value);
+  if (!inst || isa<llvm::PHINode>(inst) || inst->mayReadFromMemory())
+    return false;
+  for (const llvm::Value *op : inst->operands())
+    if (!parameterOnly(op, depth + 1))
+      return false;
+  return true;
+}
+
+bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
+  for (const llvm::BasicBlock *successor : branch->successors())
+    for (const llvm::Loop *loop : li_.getLoopsInPreorder())
+      if ((loop->getLoopPreheader() == successor || loop->getHeader() == successor) &&
+          !loop->contains(branch->getParent()))
+        return true;
+  return false;
+}
+
+bool KernelAnalysis::returnsAtOnce(const llvm::BasicBlock *block) {
+  return isa<llvm::ReturnInst>(block->getTerminator()) && &*block->getFirstNonPHIOrDbg() == block->getTerminator();
+}
+
+bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
+  if (depth > 12 || !seen.insert(value).second)
+    return false;
+  if (isa<llvm::LoadInst>(value) || isa<llvm::AtomicRMWInst>(value) || isa<llvm::AtomicCmpXchgInst>(value))
+    return true;
+  if (auto *inst = dyn_cast<llvm::Instruction>(value))
+    for (const llvm::Value *op : inst->operands())
+      if (dependsOnMemory(op, seen, depth + 1))
+        return true;
+  return false;
+}
+
+const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
+  auto cached = loops_.find(loop);
+  if (cached != loops_.end())
+    return cached->second;
+  LoopModel model;
+  for (const llvm::Instruction &inst : *loop->getHeader())
+    if (inst.getDebugLoc()) {
+      model.where = &inst;
+      break;
+    }
+  model.iterAtom = iterAtom(loop).terms.begin()->first.front();
+  model.start = loop->getStartLoc().get();
+
+  const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop);
+  if (!isa<llvm::SCEVCouldNotCompute>(taken)) {
+    Poly trips = toPoly(taken) + Poly::constant(1);
+    Linear lin = decompose(trips);
+    if (lin.known && lin.axes.empty() && lin.iters.empty()) {
+      model.kind = LoopModel::Counted;
+      model.trips = trips;
+      return loops_[loop] = model;
+    }
+  }
+
+  // Block- and grid-stride loops: for (i = base + axis; i < bound; i += extent(axis)). Over all threads of
+  // the axis they visit every value of [base, bound) exactly once.
+  llvm::BasicBlock *exiting = loop->getExitingBlock();
+  auto *branch = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
+  auto *cmp = branch && branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
+  if (cmp && se_.isSCEVable(cmp->getOperand(0)->getType())) {
+    for (int side = 0; side < 2 && model.kind == LoopModel::Unknown; ++side) {
+      auto *rec = dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(cmp->getOperand(side)));
+      const llvm::SCEV *other = se_.getSCEV(cmp->getOperand(1 - side));
+      if (!rec || rec->getLoop() != loop || !rec->isAffine() || !se_.isLoopInvariant(other, loop))
+        continue;
+      // The exit test may compare the induction variable or its next value: start from the header phi.
+      const llvm::SCEV *stepScev = rec->getStepRecurrence(se_);
+      const llvm::SCEVAddRecExpr *phiRec = nullptr;
+      for (llvm::PHINode &phi : loop->getHeader()->phis()) {
+        if (!se_.isSCEVable(phi.getType()))
+          continue;
+        auto *candidate = dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(&phi));
+        if (candidate && candidate->getLoop() == loop &&
+            (candidate == rec || se_.getAddExpr(candidate, stepScev) == rec)) {
+          phiRec = candidate;
+          break;
+        }
+      }
+      if (!phiRec)
+        continue;
+      Poly start = toPoly(phiRec->getStart()), step = toPoly(stepScev), bound = toPoly(other);
+      if (!invariant(bound) || !invariant(step))
+        continue;
+      for (const Poly &first : {start}) {
+        Linear lin = decompose(first);
+        if (!lin.known || lin.axes.size() != 1 || !lin.iters.empty() || !invariant(lin.invariant))
+          continue;
+        auto [axis, coeff] = *lin.axes.begin();
+        Poly width = lin.widths.count(axis) ? lin.widths[axis] : Poly();
+        if (!(coeff == Poly::constant(1)) || !(step == extent(axis, width)))
+          continue;
+        model.kind = LoopModel::Cover;
+        model.axis = axis;
+        model.width = width;
+        model.base = lin.invariant;
+        model.bound = bound;
+        return loops_[loop] = model;
+      }
+      // for (i = start; i < bound; i += step) with everything invariant, where ScalarEvolution gave up
+      // proving that i cannot wrap: ceil_div(bound - start, step) trips (the loop is entered).
+      llvm::CmpInst::Predicate pred = side == 0 ? cmp->getPredicate() : cmp->getSwappedPredicate();
+      if (branch->getSuccessor(0) != loop->getHeader() && !loop->contains(branch->getSuccessor(0)))
+        pred = llvm::CmpInst::getInversePredicate(pred); // the true edge leaves the loop
+      Linear startLin = decompose(start);
+      if (startLin.known && startLin.axes.empty() && startLin.iters.empty() && invariant(start)) {
+        std::optional<Expr> trips;
+        switch (pred) {
+        case llvm::CmpInst::ICMP_SLT:
+        case llvm::CmpInst::ICMP_ULT:
+        case llvm::CmpInst::ICMP_NE:
+          trips = Expr::ceilDiv(toExpr(bound - start), toExpr(step));
+          break;
+        case llvm::CmpInst::ICMP_SLE:
+        case llvm::CmpInst::ICMP_ULE:
+          trips = Expr::ceilDiv(toExpr(bound - start + Poly::constant(1)), toExpr(step));
+          break;
+        case llvm::CmpInst::ICMP_SGT:
+        case llvm::CmpInst::ICMP_UGT:
+          trips = Expr::ceilDiv(toExpr(start - bound), toExpr(step.scaled(-1)));
+          break;
+        case llvm::CmpInst::ICMP_SGE:
+        case llvm::CmpInst::ICMP_UGE:
+          trips = Expr::ceilDiv(toExpr(start - bound + Poly::constant(1)), toExpr(step.scaled(-1)));
+          break;
+        default:
+          break;
+        }
+        if (trips) {
+          model.kind = LoopModel::Counted;
+          model.trips = opaque(*trips);
+          return loops_[loop] = model;
+        }
+      }
+    }
+  }
+
+  // Tree reductions: for (s = start; s > 0; s >>= 1).
+  if (llvm::BasicBlock *latch = loop->getLoopLatch()) {
+    for (const llvm::PHINode &phi : loop->getHeader()->phis()) {
+      auto *next = dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
+      if (!next || next->getOperand(0) != &phi)
+        continue;
+      auto *amount = dyn_cast<llvm::ConstantInt>(next->getOperand(1));
+      bool halves = amount && (((next->getOpcode() == llvm::Instruction::LShr || next->getOpcode() == llvm::Instruction::AShr) &&
+                                amount->isOne()) ||
+                               ((next->getOpcode() == llvm::Instruction::UDiv || next->getOpcode() == llvm::Instruction::SDiv) &&
+                                amount->equalsInt(2)));
+      if (!halves || phi.getNumIncomingValues() != 2)
+        continue;
+      unsigned entry = phi.getIncomingBlock(0) == latch ? 1 : 0;
+      if (loop->contains(phi.getIncomingBlock(entry)))
+        continue;
+      Poly start = toPoly(se_.getSCEV(phi.getIncomingValue(entry)));
+      if (!invariant(start))
+        continue;
+      halvingPhis_[&phi] = loop;
+      polys_.clear(); // SCEVs that saw this phi as an unknown value must now see the halving variable
+      model.kind = LoopModel::Halving;
+      model.halvingStart = start;
+      char key[64];
+      std::snprintf(key, sizeof key, "halving:%p", static_cast<const void *>(loop));
+      Atom atom = makeAtom(AtomKind::HalvingIV, -1, loop, Expr());
+      model.iterAtom = intern(key, atom);
+      return loops_[loop] = model;
+    }
+  }
+
+  std::set<const llvm::Value *> seen;
+  bool dataDependent = false;
+  if (branch && branch->isConditional())
+    dataDependent = dependsOnMemory(branch->getCondition(), seen, 0);
+  model.kind = LoopModel::Unknown;
+  model.reason = dataDependent ? "data-dependent loop (trip count depends on values loaded from memory)"
+                               : "loop trip count it cannot determine";
+  return loops_[loop] = model;
+}
+
+Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints) {
+  Poly full = extent(axis, width);
+  std::optional<Expr> hi, lo;
+  bool constantUpper = false;
+  for (const Constraint *c : constraints) {
+    if (c->upper) {
+      Expr upper = toExpr(*c->upper);
+      constantUpper = constantUpper || c->upper->asConstant().has_value();
+      hi = hi ? Expr::min(*hi, upper) : upper;
+    }
+    if (c->lower) {
+      Expr lower = toExpr(*c->lower);
+      lo = lo ? Expr::max(*lo, lower) : lower;
+    }
+  }
+  // A constant bound (tid == 0, tid < 32) is taken to lie inside the launch: no min with the extent.
+  Expr upper = !hi ? toExpr(full) : constantUpper ? *hi : Expr::min(*hi, toExpr(full));
+  return (lo ? upper - *lo : upper).simplified();
+}
+
+Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
+  Count count;
+  const std::vector<Constraint> &constraints = guards(block);
+  if (auto found = parameterBranches_.find(block); found != parameterBranches_.end()) {
+    count.reason = "branch on a parameter value (the count depends on which side runs)";
+    count.where = found->second;
+    return count;
+  }
+  Expr factor = Expr::integer(1);
+  std::map<AxisKey, Expr> overrides;
+  for (const llvm::Loop *loop = li_.getLoopFor(block); loop; loop = loop->getParentLoop()) {
+    const LoopModel &model = loopModel(loop);
+    switch (model.kind) {
+    case LoopModel::Counted:
+      factor = factor * toExpr(model.trips);
+      break;
+    case LoopModel::Cover:
+      overrides[model.axis] = toExpr(model.bound - model.base);
+      break;
+    case LoopModel::Halving: {
+      const Constraint *guard = nullptr;
+      for (const Constraint &c : constraints)
+        if (c.halvingAtom == model.iterAtom)
+          guard = &c;
+      if (!guard) {
+        count.reason = "halving loop whose trip count has no closed form";
+        count.where = model.where;
+        count.at = model.start;
+        return count;
+      }
+      // threadIdx < s for s = start, start/2, ..., 1: start + start/2 + ... + 1 = 2*start - 1 threads
+      // (start a power of two no larger than the block, as tree reductions are written).
+      overrides[guard->axis] = toExpr(model.halvingStart.scaled(2) - Poly::constant(1));
+      break;
+    }
+    case LoopModel::Unknown:
+      count.reason = model.reason;
+      count.where = model.where;
+      count.at = model.start;
+      return count;
+    }
+  }
+  std::set<int> used; // thread coordinates: threadIdx.d = d, blockIdx.e = 3 + e
+  auto coordinates = [](const AxisKey &axis) {
+    std::vector<int> c;
+    if (axis.tid >= 0)
+      c.push_back(axis.tid);
+    if (axis.cta >= 0)
+      c.push_back(3 + axis.cta);
+    return c;
+  };
+  auto claim = [&](const AxisKey &axis) {
+    for (int c : coordinates(axis))
+      if (used.count(c))
+        return false;
+    for (int c : coordinates(axis))
+      used.insert(c);
+    return true;
+  };
+  Expr total = factor;
+  for (const auto &[axis, value] : overrides)
+    if (claim(axis))
+      total = total * value;
+  std::map<AxisKey, std::vector<const Constraint *>> byAxis;
+  std::map<AxisKey, Poly> widths;
+  for (const Constraint &c : constraints)
+    if (c.halvingAtom < 0 && !overrides.count(c.axis)) {
+      byAxis[c.axis].push_back(&c);
+      widths[c.axis] = c.width;
+    }
+  for (const auto &[axis, list] : byAxis)
+    if (claim(axis)) // a coordinate already bounded through another axis keeps that bound only
+      total = total * rangeCount(axis, widths[axis], list);
+  for (int d = 0; d < 3; ++d) {
+    if (!used.count(d))
+      total = total * toExpr(launchDim("blockDim", d));
+    if (!used.count(3 + d))
+      total = total * toExpr(launchDim("gridDim", d));
+  }
+  count.value = total.simplified();
+  return count;
+}
+
+Flops KernelAnalysis::flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
+  Flops flops{};
+  switch (inst.getOpcode()) {
+  case llvm::Instruction::FAdd:
+  case llvm::Instruction::FSub:
+  case llvm::Instruction::FMul:
+    flops[bucketOf(inst.getType())] += lanesOf(inst.getType());
+    return flops;
+  case llvm::Instruction::FDiv:
+  case llvm::Instruction::FRem:
+    flops[Special] += lanesOf(inst.getType());
+    return flops;
+  default:
+    break;
+  }
+  auto *call = dyn_cast<llvm::CallInst>(&inst);
+  if (!call)
+    return flops;
+  if (auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+    countInlineAsm(std::string(asm_->getAsmString()), flops);
+    return flops;
+  }
+  const llvm::Function *callee = call->getCalledFunction();
+  if (!callee) {
+    *unresolved = "indirect call";
+    return flops;
+  }
+  llvm::StringRef name = callee->getName();
+  llvm::Type *type = call->getType();
+  int64_t lanes = type->isVoidTy() ? 1 : lanesOf(type);
+  if (callee->isIntrinsic()) {
+    switch (callee->getIntrinsicID()) {
+    case llvm::Intrinsic::fma:
+    case llvm::Intrinsic::fmuladd:
+      flops[bucketOf(type)] += 2 * lanes;
+      return flops;
+    case llvm::Intrinsic::sqrt:
+    case llvm::Intrinsic::exp:
+    case llvm::Intrinsic::exp2:
+    case llvm::Intrinsic::exp10:
+    case llvm::Intrinsic::log:
+    case llvm::Intrinsic::log2:
+    case llvm::Intrinsic::log10:
+    case llvm::Intrinsic::sin:
+    case llvm::Intrinsic::cos:
+    case llvm::Intrinsic::tan:
+    case llvm::Intrinsic::pow:
+    case llvm::Intrinsic::powi:
+      flops[Special] += lanes;
+      return flops;
+    default:
+      break;
+    }
+    if (name.starts_with("llvm.nvvm.")) {
+      llvm::StringRef op = name.drop_front(10);
+      if (op.starts_with("mma.") || op.starts_with("wmma.") || op.contains(".mma.")) {
+        *unresolved = "tensor-core operation (" + name.str() + ")";
+        return flops;
+      }
+      if (op.starts_with("fma.")) {
+        flops[bucketOf(type)] += 2 * lanes;
+      } else if (op.starts_with("add.r") || op.starts_with("mul.r")) {
+        flops[bucketOf(type)] += lanes;
+      } else if (op.starts_with("sqrt") || op.starts_with("rsqrt") || op.starts_with("ex2") ||
+                 op.starts_with("lg2") || op.starts_with("sin") || op.starts_with("cos") || op.starts_with("rcp") ||
+                 op.starts_with("div") || op.starts_with("tanh")) {
+        flops[Special] += lanes;
+      }
+    }
+    return flops;
+  }
+  if (name.starts_with("__nv_")) {
+    llvm::StringRef fn = name.drop_front(5);
+    if (fn == "fma" || fn == "fmaf" || fn.starts_with("fma_") || fn.starts_with("fmaf_"))
+      flops[bucketOf(type)] += 2 * lanes;
+    else if (fn.starts_with("fadd") || fn.starts_with("fsub") || fn.starts_with("fmul") || fn.starts_with("dadd") ||
+             fn.starts_with("dsub") || fn.starts_with("dmul"))
+      flops[bucketOf(type)] += lanes;
+    else if (fn.starts_with("fmax") || fn.starts_with("fmin") || fn.starts_with("fabs") || fn == "abs" ||
+             fn == "llabs" || fn.starts_with("min") || fn.starts_with("max") || fn.starts_with("umin") ||
+             fn.starts_with("umax") || fn.contains("2") || fn.starts_with("copysign") || fn.starts_with("isnan") ||
+             fn.starts_with("isinf") || fn.starts_with("finite") || fn.starts_with("signbit") ||
+             fn.starts_with("popc") || fn.starts_with("clz") || fn.starts_with("ffs") || fn.starts_with("brev") ||
+             fn.starts_with("byte_perm") || fn.starts_with("saturate") || fn.starts_with("trunc") ||
+             fn.starts_with("floor") || fn.starts_with("ceil") || fn.starts_with("round") || fn.starts_with("rint") ||
+             fn.starts_with("nearbyint") || fn.starts_with("mul24") || fn.starts_with("umul") || fn.starts_with("mulhi") ||
+             fn.starts_with("sad") || fn.starts_with("hadd") || fn.starts_with("rhadd") || fn.starts_with("uhadd") ||
+             fn.starts_with("urhadd"))
+      ; // comparisons, bit operations, conversions and rounding: no FLOPs in DESIGN.md's convention
+    else
+      flops[Special] += lanes; // expf, sqrtf, sinf, powf, rsqrtf, __fdividef, ...
+    return flops;
+  }
+  if (name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free")
+    return flops;
+  *unresolved = "unresolved call to " + name.str();
+  return flops;
+}
+
+std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instruction &inst) {
+  std::vector<Access> out;
+  auto add = [&](const char *kind, const llvm::Value *address, llvm::Type *type, int64_t bytes = 0) {
+    out.push_back({&inst, "", kind, address, bytes ? bytes : static_cast<int64_t>(dl_.getTypeStoreSize(type))});
+  };
+  if (auto *load = dyn_cast<llvm::LoadInst>(&inst))
+    add("load", load->getPointerOperand(), load->getType());
+  else if (auto *store = dyn_cast<llvm::StoreInst>(&inst))
+    add("store", store->getPointerOperand(), store->getValueOperand()->getType());
+  else if (auto *rmw = dyn_cast<llvm::AtomicRMWInst>(&inst))
+    add("atomic", rmw->getPointerOperand(), rmw->getValOperand()->getType());
+  else if (auto *xchg = dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+    add("atomic", xchg->getPointerOperand(), xchg->getNewValOperand()->getType());
+  else if (auto *transfer = dyn_cast<llvm::MemTransferInst>(&inst)) {
+    if (auto *length = dyn_cast<llvm::ConstantInt>(transfer->getLength())) {
+      add("load", transfer->getRawSource(), nullptr, length->getSExtValue());
+      add("store", transfer->getRawDest(), nullptr, length->getSExtValue());
+    }
+  } else if (auto *set = dyn_cast<llvm::MemSetInst>(&inst)) {
+    if (auto *length = dyn_cast<llvm::ConstantInt>(set->getLength()))
+      add("store", set->getRawDest(), nullptr, length->getSExtValue());
+  }
+  return out;
+}
+
+/// One arithmetic progression of byte offsets: stride * k for k in [0, count).
+struct Progression {
+  Poly stride;
+  Expr count;
+};
+
+struct FootprintGroup {
+  std::string pointer;
+  bool write = false;
+  std::vector<Progression> progressions;
+  int64_t elementBytes = 0;
+  std::vector<Poly> offsets;
+  std::optional<Poly> strideX; ///< coefficient of threadIdx.x in bytes; empty: 0
+  std::vector<size_t> members; ///< indices into KernelEstimate::accesses
+};
+
+void KernelAnalysis::countMemory(KernelEstimate &estimate) {
+  std::map<std::string, FootprintGroup> groups;
+  bool readKnown = true, writeKnown = true;
+  for (llvm::BasicBlock &block : f_) {
+    for (llvm::Instruction &inst : block) {
+      // NVVM intrinsics that move data through a pointer (wmma/ldmatrix loads and stores, cp.async, ...)
+      // are not modelled: when the pointer may be global, the bytes in that direction are unknown.
+      if (auto *call = dyn_cast<llvm::CallInst>(&inst); call && call->getCalledFunction() &&
+                                                        call->getCalledFunction()->getName().starts_with("llvm.nvvm.")) {
+        for (const llvm::Value *arg : call->args()) {
+          if (!arg->getType()->isPointerTy())
+            continue;
+          unsigned space = arg->getType()->getPointerAddressSpace();
+          const llvm::Value *base = llvm::getUnderlyingObject(arg, 0);
+          bool onChip = space == 3 || space == 4 || space == 5 || isa<llvm::AllocaInst>(base) ||
+                        (isa<llvm::GlobalVariable>(base) && cast<llvm::GlobalVariable>(base)->getAddressSpace() == 3);
+          if (onChip)
+            continue;
+          std::string name = call->getCalledFunction()->getName().str();
+          addUnknown("memory intrinsic it does not model (" + name + ")", &inst);
+          if (inst.mayReadFromMemory())
+            readKnown = false;
+          if (inst.mayWriteToMemory())
+            writeKnown = false;
+        }
+      }
+      for (Access &access : accessesOf(inst)) {
+        unsigned space = access.address->getType()->getPointerAddressSpace();
+        if (space == 3 || space == 4 || space == 5 || space == 101)
+          continue; // shared, constant, local, param: on chip
+        const llvm::Value *base = llvm::getUnderlyingObject(access.address, 0);
+        std::string pointer;
+        if (auto *arg = dyn_cast<llvm::Argument>(base)) {
+          if (arg->hasByValAttr())
+            continue; // a struct parameter, in the parameter space
+          unsigned index = arg->getArgNo();
+          pointer = index < source_.params.size() ? source_.params[index].name : "arg" + std::to_string(index);
+        } else if (auto *global = dyn_cast<llvm::GlobalVariable>(base)) {
+          unsigned globalSpace = global->getAddressSpace();
+          if (globalSpace == 3 || globalSpace == 4 || globalSpace == 5)
+            continue;
+          pointer = global->getName().str();
+        } else if (isa<llvm::AllocaInst>(base)) {
+          continue; // a local array: registers or local memory
+        } else {
+          addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst);
+          (access.kind == std::string("store") ? writeKnown : readKnown) = false;
+          if (access.kind == std::string("atomic"))
+            writeKnown = false;
+          continue;
+        }
+        CountedAccess counted;
+        counted.access.pointer = pointer;
+        counted.access.kind = access.kind;
+        counted.access.file = locationOf(&inst, &counted.access.line, &counted.access.column, source_.file);
+        counted.elementBytes = access.bytes;
+
+        const llvm::SCEV *address = se_.getSCEV(const_cast<llvm::Value *>(access.address));
+        const llvm::SCEV *offset = se_.getMinusSCEV(address, se_.getPointerBase(address));
+        Linear lin = isa<llvm::SCEVCouldNotCompute>(offset) ? Linear{} : decompose(toPoly(offset));
+        if (isa<llvm::SCEVCouldNotCompute>(offset)) {
+          lin.known = false;
+          lin.reason = "address it cannot follow";
+        }
+        bool known = lin.known;
+        std::string reason = lin.reason;
+        const llvm::Instruction *where = &inst; // reported where the access is, whatever made it unknown
+        const llvm::DILocation *whereLoop = nullptr;
+        std::vector<Progression> progressions;
+        std::optional<Poly> strideX;
+        if (known && (guards(&block), parameterBranches_.count(&block))) {
+          known = false;
+          reason = "branch on a parameter value (the footprint depends on which side runs)";
+          where = parameterBranches_.at(&block);
+        }
+        if (known) {
+          const std::vector<Constraint> &constraints = guards(&block);
+          std::map<AxisKey, const LoopModel *> covers;
+          for (const llvm::Loop *loop = li_.getLoopFor(&block); loop; loop = loop->getParentLoop()) {
+            const LoopModel &model = loopModel(loop);
+            if (model.kind == LoopModel::Cover)
+              covers[model.axis] = &model;
+          }
+          for (const auto &[axis, coeff] : lin.axes) {
+            Poly width = lin.widths.count(axis) ? lin.widths.at(axis) : Poly();
+            if (axis.tid == 0)
+              strideX = coeff;
+            auto cover = covers.find(axis);
+            if (cover != covers.end()) {
+              auto iter = lin.iters.find(cover->second->iterAtom);
+              if (iter != lin.iters.end() && iter->second == coeff * extent(axis, width)) {
+                lin.iters.erase(iter);
+                progressions.push_back({coeff, toExpr(cover->second->bound - cover->second->base)});
+                continue;
+              }
+            }
+            std::vector<const Constraint *> list;
+            for (const Constraint &c : constraints)
+              if (c.axis == axis && c.halvingAtom < 0)
+                list.push_back(&c);
+            progressions.push_back({coeff, rangeCount(axis, width, list)});
+          }
+          for (const auto &[id, coeff] : lin.iters) {
+            const Atom atom = atoms_[id];
+            if (atom.kind == AtomKind::Quotient) {
+              std::vector<const Constraint *> list;
+              for (const Constraint &c : constraints)
+                if (c.axis == atom.quotientAxis && c.halvingAtom < 0)
+                  list.push_back(&c);
+              Expr range = rangeCount(atom.quotientAxis, *atom.quotientWidth, list);
+              progressions.push_back({coeff, Expr::ceilDiv(range, toExpr(*atom.divisor)).simplified()});
+              continue;
+            }
+            const LoopModel &model = loopModel(atom.loop);
+            if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted) {
+              known = false;
+              reason = model.kind == LoopModel::Unknown ? model.reason : "index follows a loop it cannot bound";
+              where = model.where;
+              whereLoop = model.start;
+              break;
+            }
+            progressions.push_back({coeff, toExpr(model.trips)});
+          }
+        }
+        if (known) {
+          for (const Progression &p : progressions)
+            if (!invariant(p.stride))
+              known = false;
+        }
+        if (!known) {
+          addUnknown(reason.empty() ? "address it cannot follow" : reason, where, whereLoop);
+          if (access.kind != std::string("store"))
+            readKnown = false;
+          if (access.kind != std::string("load"))
+            writeKnown = false;
+          estimate.accesses.push_back(counted);
+          continue;
+        }
+        if (strideX)
+          counted.strideExpr = toExpr(*strideX);
+        else
+          counted.strideExpr = Expr::integer(0);
+
+        std::sort(progressions.begin(), progressions.end(), [&](const Progression &a, const Progression &b) {
+          return toExpr(a.stride).str() + "|" + a.count.str() < toExpr(b.stride).str() + "|" + b.count.str();
+        });
+        std::string signature;
+        for (const Progression &p : progressions)
+          signature += toExpr(p.stride).str() + "|" + p.count.str() + ";";
+        for (bool write : {false, true}) {
+          if ((write && access.kind == std::string("load")) || (!write && access.kind == std::string("store")))
+            continue;
+          std::string key = pointer + (write ? " w " : " r ") + std::to_string(access.bytes) + " " + signature;
+          FootprintGroup &group = groups[key];
+          group.pointer = pointer;
+          group.write = write;
+          group.progressions = progressions;
+          group.elementBytes = access.bytes;
+          group.offsets.push_back(lin.invariant);
+          group.strideX = strideX;
+          group.members.push_back(estimate.accesses.size());
+        }
+        estimate.accesses.push_back(counted);
+      }
+    }
+  }
+
+  std::optional<Expr> read = Expr::integer(0), write = Expr::integer(0);
+  std::optional<Expr> predictedRead = Expr::integer(0), predictedWrite = Expr::integer(0);
+  for (auto &[key, group] : groups) {
+    // Offsets that differ by whole steps of one progression widen that progression (stencil neighbours);
+    // offsets that differ by less than the smallest stride form one wider element (the .x and .y of a
+    // float2 loaded separately). Anything else counts as a footprint of its own.
+    std::vector<Poly> pending = group.offsets;
+    std::vector<Expr> footprints;
+    int64_t element = group.elementBytes;
+    std::optional<int64_t> smallestStride;
+    for (const Progression &p : group.progressions)
+      if (auto s = p.stride.asConstant(); s && *s > 0 && (!smallestStride || *s < *smallestStride))
+        smallestStride = s;
+    {
+      std::vector<int64_t> deltas;
+      bool allConstant = true;
+      for (const Poly &o : pending) {
+        auto d = (o - pending.front()).asConstant();
+        if (!d)
+          allConstant = false;
+        else
+          deltas.push_back(*d);
+      }
+      if (allConstant && pending.size() > 1 && smallestStride) {
+        int64_t lo = *std::min_element(deltas.begin(), deltas.end());
+        int64_t hi = *std::max_element(deltas.begin(), deltas.end());
+        if (hi - lo + element <= *smallestStride) {
+          element = hi - lo + element;
+          pending = {pending.front()};
+        }
+      }
+    }
+    while (!pending.empty()) {
+      Poly reference = pending.front();
+      std::vector<std::map<size_t, int64_t>> shifts;
+      std::vector<Poly> rest;
+      for (const Poly &o : pending) {
+        Poly delta = o - reference;
+        std::map<size_t, int64_t> shift;
+        bool placed = delta.isZero();
+        for (size_t k = 0; k < group.progressions.size() && !placed; ++k)
+          if (std::optional<int64_t> m = ratio(delta, group.progressions[k].stride)) {
+            shift[k] = *m;
+            placed = true;
+          }
+        if (placed)
+          shifts.push_back(shift);
+        else
+          rest.push_back(o);
+      }
+      std::map<size_t, std::pair<int64_t, int64_t>> spans; // progression -> (min, max) shift
+      for (const auto &shift : shifts)
+        for (const auto &[k, m] : shift) {
+          auto &span = spans.emplace(k, std::make_pair(int64_t(0), int64_t(0))).first->second;
+          span.first = std::min(span.first, m);
+          span.second = std::max(span.second, m);
+        }
+      auto product = [&](std::optional<size_t> widened) {
+        Expr e = Expr::integer(element);
+        for (size_t k = 0; k < group.progressions.size(); ++k) {
+          Expr c = group.progressions[k].count;
+          if ((!widened || *widened == k) && spans.count(k))
+            c = c + Expr::integer(spans[k].second - spans[k].first);
+          e = e * c;
+        }
+        return e;
+      };
+      bool plus = spans.size() >= 2;
+      for (const auto &shift : shifts)
+        plus = plus && shift.size() <= 1;
+      if (plus) {
+        // A plus-shaped union (each neighbour shifted along one progression only): the boxes widened along
+        // one progression each, minus the shared centre counted once too many.
+        Expr sum = Expr::integer(0);
+        for (const auto &[k, span] : spans)
+          sum = sum + product(k);
+        Expr centre = Expr::integer(element);
+        for (const Progression &p : group.progressions)
+          centre = centre * p.count;
+        footprints.push_back(sum - Expr::integer(static_cast<int64_t>(spans.size()) - 1) * centre);
+      } else {
+        footprints.push_back(product(std::nullopt)); // one widened progression, or the bounding box
+      }
+      pending = rest;
+    }
+    // Accesses merged into one wider element are one request pattern: report them with that width.
+    for (size_t index : group.members)
+      estimate.accesses[index].elementBytes = std::max(estimate.accesses[index].elementBytes, element);
+    Expr footprint = Expr::integer(0);
+    for (const Expr &e : footprints)
+      footprint = footprint + e;
+    footprint = footprint.simplified();
+    // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s > element bytes between
+    // neighbouring threads each element drags min(s, 32) bytes along.
+    Expr predicted = footprint;
+    if (group.strideX) {
+      std::optional<int64_t> s = group.strideX->asConstant();
+      if (s && *s < 0)
+        s = -*s;
+      if (s && *s > element)
+        predicted = (footprint * Expr::integer(std::min<int64_t>(*s, 32)) / Expr::integer(element)).simplified();
+      else if (!s)
+        predicted = (footprint * Expr::min(toExpr(*group.strideX), Expr::integer(32)) / Expr::integer(element)).simplified();
+    }
+    if (group.write) {
+      write = *write + footprint;
+      predictedWrite = *predictedWrite + predicted;
+    } else {
+      read = *read + footprint;
+      predictedRead = *predictedRead + predicted;
+    }
+  }
+  if (readKnown) {
+    estimate.read = read->simplified();
+    estimate.predictedRead = predictedRead->simplified();
+  }
+  if (writeKnown) {
+    estimate.write = write->simplified();
+    estimate.predictedWrite = predictedWrite->simplified();
+  }
+}
+
+KernelEstimate KernelAnalysis::run() {
+  KernelEstimate estimate;
+  estimate.source = source_;
+  // Loop models first: they register the halving variables of tree reductions, which guards refer to.
+  for (const llvm::Loop *loop : li_.getLoopsInPreorder())
+    loopModel(loop);
+  guards_.clear();
+  parameterBranches_.clear();
+  std::array<std::optional<Expr>, BucketCount> buckets;
+  buckets.fill(Expr::integer(0));
+  bool unresolvedCall = false;
+  for (llvm::BasicBlock &block : f_) {
+    Flops flops{};
+    for (llvm::Instruction &inst : block) {
+      std::string unresolved;
+      Flops f = flopsOf(inst, &unresolved);
+      for (int b = 0; b < BucketCount; ++b)
+        flops[b] += f[b];
+      if (!unresolved.empty()) {
+        unresolvedCall = true;
+        addUnknown(unresolved, &inst);
+      }
+    }
+    bool any = false;
+    for (int64_t v : flops)
+      any = any || v != 0;
+    if (!any)
+      continue;
+    Count count = countBlock(&block);
+    if (!count.value)
+      addUnknown(count.reason, count.where, count.at);
+    for (int b = 0; b < BucketCount; ++b) {
+      if (flops[b] == 0 || !buckets[b])
+        continue;
+      if (!count.value)
+        buckets[b].reset();
+      else
+        buckets[b] = *buckets[b] + Expr::integer(flops[b]) * *count.value;
+    }
+  }
+  for (auto &b : buckets)
+    if (b)
+      b = b->simplified();
+  if (unresolvedCall)
+    buckets.fill(std::nullopt);
+  estimate.fp64 = buckets[Fp64];
+  estimate.fp32 = buckets[Fp32];
+  estimate.fp16 = buckets[Fp16];
+  estimate.bf16 = buckets[Bf16];
+  estimate.tensor = buckets[Tensor];
+  estimate.special = buckets[Special];
+  if (buckets[Fp64] && buckets[Fp32] && buckets[Fp16] && buckets[Bf16] && buckets[Tensor])
+    estimate.total = (*buckets[Fp64] + *buckets[Fp32] + *buckets[Fp16] + *buckets[Bf16] + *buckets[Tensor]).simplified();
+  countMemory(estimate);
+  estimate.unknowns = unknowns_;
+  return estimate;
+}
+
+} // namespace
+
+std::vector<KernelEstimate> countKernels(DeviceModule &device) {
+  llvm::PassBuilder builder;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+
+  std::vector<KernelEstimate> estimates;
+  for (const KernelSource &source : device.kernels) {
+    llvm::Function *function = device.module ? device.module->getFunction(source.mangled) : nullptr;
+    if (!source.notAnalysed.empty() || !function || function->isDeclaration()) {
+      KernelEstimate estimate;
+      estimate.source = source;
+      Unknown unknown;
+      unknown.reason = !source.notAnalysed.empty() ? "kernel not analysed: " + source.notAnalysed
+                                                   : "kernel has no device code in this translation unit";
+      unknown.file = source.file;
+      unknown.line = source.line;
+      estimate.unknowns.push_back(unknown);
+      estimates.push_back(std::move(estimate));
+      continue;
+    }
+    KernelAnalysis analysis(*function, source, fam);
+    estimates.push_back(analysis.run());
+  }
+  return estimates;
+}
+
+} // namespace roofcheck::lint

@@ -1,0 +1,142 @@
+#include "LintOutput.h"
+
+#include "roofcheck/Version.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace roofcheck::lint {
+namespace {
+
+Quantity quantity(const std::optional<Expr> &e, const Bindings &bindings) {
+  return e ? Quantity::of(*e, bindings) : Quantity::unknown();
+}
+
+std::optional<double> evaluate(const Expr &e, const Bindings &bindings) {
+  try {
+    return e.substituted(bindings).evaluate(bindings).toDouble();
+  } catch (const Error &) {
+    return std::nullopt;
+  }
+}
+
+/// 32-byte sectors one warp request of 32 threads touches: lanes `stride` bytes apart, `element` bytes each.
+double sectorsPerRequest(int64_t stride, int64_t element) {
+  if (stride == 0)
+    return std::ceil(static_cast<double>(element) / 32.0);
+  if (stride >= 32)
+    return 32.0 * std::ceil(static_cast<double>(element) / 32.0);
+  return std::ceil(static_cast<double>(31 * stride + element) / 32.0);
+}
+
+std::string number(double v) {
+  char text[64];
+  if (std::fabs(v) < 9.0e15 && v == std::floor(v))
+    std::snprintf(text, sizeof text, "%.0f", v);
+  else
+    std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+void line(std::ostringstream &out, const char *label, const Quantity &q) {
+  char padded[32];
+  std::snprintf(padded, sizeof padded, "  %-19s ", label);
+  out << padded;
+  if (!q.known()) {
+    out << "unknown\n";
+    return;
+  }
+  out << q.expr;
+  if (q.value && q.expr != number(*q.value))
+    out << " = " << number(*q.value);
+  out << "\n";
+}
+
+} // namespace
+
+StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates, const Bindings &bindings,
+                                   const std::string &arch) {
+  StaticDocument doc;
+  doc.generator = std::string("roofcheck-lint ") + Version;
+  doc.arch = arch;
+  for (const KernelEstimate &e : estimates) {
+    StaticKernel k;
+    k.name = e.source.name;
+    k.mangled = e.source.mangled;
+    k.file = e.source.file;
+    k.line = e.source.line;
+    k.params = e.source.params;
+    k.flops = {quantity(e.total, bindings), quantity(e.fp64, bindings), quantity(e.fp32, bindings),
+               quantity(e.fp16, bindings), quantity(e.bf16, bindings), quantity(e.tensor, bindings),
+               quantity(e.special, bindings)};
+    std::optional<Expr> ideal, predicted;
+    if (e.read && e.write)
+      ideal = *e.read + *e.write;
+    if (e.predictedRead && e.predictedWrite)
+      predicted = *e.predictedRead + *e.predictedWrite;
+    k.bytes = {quantity(e.read, bindings), quantity(e.write, bindings), quantity(ideal, bindings),
+               quantity(predicted, bindings)};
+    // FLOP per byte is a ratio: the real 1.0 keeps '/' from being floor division.
+    if (e.total && ideal)
+      k.intensity.ideal = Quantity::of(Expr::real(1.0) * *e.total / *ideal, bindings);
+    if (e.total && predicted)
+      k.intensity.predicted = Quantity::of(Expr::real(1.0) * *e.total / *predicted, bindings);
+    for (const CountedAccess &counted : e.accesses) {
+      GlobalAccess a = counted.access;
+      if (counted.strideExpr) {
+        if (std::optional<double> stride = evaluate(*counted.strideExpr, bindings)) {
+          int64_t s = static_cast<int64_t>(std::llabs(static_cast<long long>(*stride)));
+          a.strideBytes = static_cast<int64_t>(*stride);
+          a.sectorsPerRequest = sectorsPerRequest(s, counted.elementBytes);
+          a.coalesced = s <= counted.elementBytes;
+        }
+      }
+      // A vector access split into lanes by the compiler shows up once.
+      bool repeated = false;
+      for (const GlobalAccess &seen : k.accesses)
+        repeated = repeated || (seen.pointer == a.pointer && seen.kind == a.kind && seen.file == a.file &&
+                                seen.line == a.line && seen.column == a.column && seen.strideBytes == a.strideBytes);
+      if (!repeated)
+        k.accesses.push_back(a);
+    }
+    k.unknowns = e.unknowns;
+    doc.kernels.push_back(std::move(k));
+  }
+  return doc;
+}
+
+std::string renderText(const StaticDocument &document) {
+  std::ostringstream out;
+  for (const StaticKernel &k : document.kernels) {
+    out << k.file << ":" << k.line << ": kernel " << k.name << " (" << k.mangled << ")\n";
+    line(out, "flops.total", k.flops.total);
+    line(out, "flops.fp64", k.flops.fp64);
+    line(out, "flops.fp32", k.flops.fp32);
+    line(out, "flops.fp16", k.flops.fp16);
+    line(out, "flops.bf16", k.flops.bf16);
+    line(out, "flops.tensor", k.flops.tensor);
+    line(out, "flops.special", k.flops.special);
+    line(out, "bytes.read", k.bytes.read);
+    line(out, "bytes.write", k.bytes.write);
+    line(out, "bytes.ideal", k.bytes.ideal);
+    line(out, "bytes.predicted", k.bytes.predicted);
+    line(out, "intensity.ideal", k.intensity.ideal);
+    line(out, "intensity.predicted", k.intensity.predicted);
+    for (const GlobalAccess &a : k.accesses) {
+      out << "  " << a.file << ":" << a.line << ":" << a.column << ": " << a.kind << " " << a.pointer;
+      if (a.strideBytes) {
+        out << ": stride " << *a.strideBytes << " B, " << number(*a.sectorsPerRequest) << " sectors/request, "
+            << (*a.coalesced ? "coalesced" : "uncoalesced");
+      } else {
+        out << ": stride unknown";
+      }
+      out << "\n";
+    }
+    for (const Unknown &u : k.unknowns)
+      out << "  " << u.file << ":" << u.line << ":" << u.column << ": unknown: " << u.reason << "\n";
+  }
+  return out.str();
+}
+
+} // namespace roofcheck::lint

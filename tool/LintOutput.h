@@ -1,0 +1,23 @@
+// Views of the estimates: the roofcheck.static/1 document (values filled in from the bindings) and the
+// compiler-style text, one block per kernel. Both are fed by the same StaticDocument.
+#pragma once
+
+#include "KernelCounter.h"
+
+#include "roofcheck/Contracts.h"
+#include "roofcheck/Expr.h"
+
+#include <string>
+#include <vector>
+
+namespace roofcheck::lint {
+
+/// The document for the estimates, with every quantity's value evaluated under bindings (null where a
+/// symbol stays unbound or the quantity is unknown).
+StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates, const Bindings &bindings,
+                                   const std::string &arch);
+
+/// Compiler-style text: "file:line: kernel NAME" then one indented line per quantity, access and unknown.
+std::string renderText(const StaticDocument &document);
+
+} // namespace roofcheck::lint
