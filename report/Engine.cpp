@@ -331,13 +331,11 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
   ReportDocument &doc = model.document;
   doc.mode = "static";
   Roofs roofs(inputs.ceilings ? &inputs.ceilings->document : nullptr);
-  Bindings common = dimensionBindings(given.grid.value_or(Dim3{1, 1, 1}), given.block.value_or(Dim3{1, 1, 1}));
-  if (!given.grid)
-    for (const char *axis : {"gridDim.x", "gridDim.y", "gridDim.z"})
-      common.erase(axis);
-  if (!given.block)
-    for (const char *axis : {"blockDim.x", "blockDim.y", "blockDim.z"})
-      common.erase(axis);
+  Bindings common;
+  if (given.grid)
+    addDimensionBindings(common, "gridDim", *given.grid);
+  if (given.block)
+    addDimensionBindings(common, "blockDim", *given.block);
   std::set<std::string> usedArgs;
   std::set<std::string> seen;
   for (const StaticInput &input : inputs.statics) {
@@ -352,6 +350,12 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
             usedArgs.insert(arg.kernel + ":" + arg.name);
           }
       Values values = evaluate(sk, bindings);
+      // What these bindings leave open, lint may have bound: its values stand (it evaluated the same
+      // expressions, with the launch it was given).
+      auto fields = fieldsOf(sk);
+      for (int i = 0; i < FieldCount; ++i)
+        if (!values[i])
+          values[i] = fields[i]->value;
       // One unprofiled, untimed pseudo-launch: the sums are the evaluated values themselves.
       Tally t;
       t.add(Launch{}, std::nullopt, &values);
@@ -378,9 +382,9 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
       facts.predictedBytes = values[Predicted];
       explainStatic(facts, k);
       std::set<std::string> unbound;
-      for (const Quantity *q : fieldsOf(sk))
-        if (q->known())
-          for (const std::string &s : substitutedExpr(q->expr, bindings).symbols())
+      for (int i = 0; i < FieldCount; ++i)
+        if (fields[i]->known() && !values[i])
+          for (const std::string &s : substitutedExpr(fields[i]->expr, bindings).symbols())
             unbound.insert(s);
       if (!unbound.empty()) {
         std::string names;
