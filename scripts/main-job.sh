@@ -1,36 +1,40 @@
 #!/usr/bin/env bash
 # The main job on the bundled examples: lint -> (probe -> run, where a GPU is usable) -> report.
-# usage: scripts/main-job.sh BUILD_DIR
+# usage: scripts/main-job.sh BUILD_DIR        outputs in BUILD_DIR/main-job/
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1
-bin=$build/bin
+roofcheck=$build/bin/roofcheck
 out=$build/main-job
-mkdir -p "$out"
+rm -rf "$out"
+mkdir -p "$out/static"
 
-has() { [ -x "$bin/roofcheck-$1" ]; }
+has() { [ -x "$build/bin/roofcheck-$1" ]; }
 gpu_usable() { command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q "^GPU "; }
 
-echo "roofcheck main job on $root/examples ($("$bin/roofcheck" --version))"
-examples=("$root"/examples/*.cu)
-
+echo "$("$roofcheck" --version): the roofline of the bundled examples"
 if ! has lint; then
   echo "main-job: error: roofcheck-lint is not built (configure with -DROOFCHECK_WITH_CLANG=ON)" >&2
   exit 2
 fi
-# Bindings: the default sizes the example programs launch with.
-"$bin/roofcheck" lint "${examples[@]}" --json "$out/examples.static.json" -- -I"$root/examples"
+# Each kernel is estimated for the launch its program makes by default (examples/launches.txt).
+while IFS='|' read -r kernel file grid block args; do
+  bindings=()
+  for a in $args; do bindings+=(--arg "$a"); done
+  "$roofcheck" lint "$root/$file" --kernel "$kernel" --grid "$grid" --block "$block" "${bindings[@]}" \
+    --json "$out/static/$kernel.json" >/dev/null
+done < <(grep -v '^#' "$root/examples/launches.txt")
+echo "lint: $(ls "$out/static" | wc -l) kernels estimated -> $out/static/"
 
-report_args=(--static "$out/examples.static.json")
+report_args=(--static "$out"/static/*.json --html "$out/report.html" --markdown "$out/report.md")
 if gpu_usable && has probe && has run; then
-  "$bin/roofcheck" probe --quick --out "$out/ceilings.json"
+  "$roofcheck" probe --quick --out "$out/ceilings.json"
   for program in vector_add matmul transpose softmax; do
-    "$bin/roofcheck" run --output-dir "$out/measured" -- "$build/examples/$program"
+    "$roofcheck" run --output-dir "$out/measured" -- "$build/examples/$program" >/dev/null
   done
-  report_args+=(--ceilings "$out/ceilings.json" --measured "$out"/measured/*.jsonl --html "$out/report.html")
+  report_args+=(--ceilings "$out/ceilings.json" --measured "$out"/measured/*.jsonl)
 else
-  echo "main-job: no usable GPU here: static estimates only (no measured dots, no ceilings)"
+  echo "main-job: no usable GPU here: the report shows static estimates only (no measured dots, no ceilings)"
 fi
-if has report; then
-  "$bin/roofcheck" report "${report_args[@]}"
-fi
+"$roofcheck" report "${report_args[@]}"
+echo "main-job: HTML roofline in $out/report.html, Markdown in $out/report.md"
