@@ -1,6 +1,7 @@
 // roofcheck: a thin git-style driver. `roofcheck SUB ARGS...` replaces itself with `roofcheck-SUB ARGS...`
 // found in its own directory, so signals, standard streams and the exit code pass straight through.
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/System.h"
 #include "roofcheck/Version.h"
 
 #include <cerrno>
@@ -57,16 +58,6 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::string ownDirectory() {
-  char path[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0)
-    return ".";
-  path[n] = '\0';
-  std::string self(path);
-  return self.substr(0, self.find_last_of('/'));
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -103,7 +94,7 @@ int main(int argc, char **argv) {
                    std::string(command).c_str(), hint.c_str());
       return roofcheck::ExitBadInput;
     }
-    std::string program = ownDirectory() + "/roofcheck-" + found->name;
+    std::string program = roofcheck::executableDirectory() + "/roofcheck-" + found->name;
     if (::access(program.c_str(), X_OK) != 0) {
       std::string fix = *found->buildOption ? std::string(" (build with -D") + found->buildOption + "=ON)" : "";
       std::fprintf(stderr, "roofcheck: error: '%s' is not part of this build: %s is missing%s\n", found->name,

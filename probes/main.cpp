@@ -9,6 +9,7 @@
 
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/System.h"
 #include "roofcheck/Version.h"
 
 #include <chrono>
@@ -20,15 +21,6 @@
 
 namespace roofcheck::probe {
 namespace {
-
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 std::string cudaVersionText(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
@@ -105,7 +97,7 @@ int runProbe(const ProbeOptions &options) {
 
   CeilingsDocument doc;
   doc.roofcheckVersion = std::string(Version) + " (" + GitRevision + ")";
-  doc.measuredAt = utcNow();
+  doc.measuredAt = utcTimestamp();
   doc.device = {device,
                 props.name,
                 uuidText(prop.uuid),

@@ -6,6 +6,7 @@
 
 #include "roofcheck/Error.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/System.h"
 #include "roofcheck/Version.h"
 
 #include <cerrno>
@@ -47,21 +48,11 @@ void forwardSignal(int signal, siginfo_t *info, void *) {
     ::kill(child, signal);
 }
 
-std::string ownDirectory() {
-  char path[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0)
-    return ".";
-  path[n] = '\0';
-  std::string self(path);
-  return self.substr(0, self.find_last_of('/'));
-}
-
 std::string injectLibraryPath() {
   if (const char *explicitPath = std::getenv("ROOFCHECK_INJECT_LIBRARY"); explicitPath && *explicitPath)
     return explicitPath;
   std::error_code ec;
-  auto path = std::filesystem::weakly_canonical(ownDirectory() + "/../lib/libroofcheck-inject.so", ec);
+  auto path = std::filesystem::weakly_canonical(roofcheck::executableDirectory() + "/../lib/libroofcheck-inject.so", ec);
   return path.string();
 }
 

@@ -1,6 +1,7 @@
 #include "Shim.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/System.h"
 #include "roofcheck/Version.h"
 
 #include <cupti_profiler_target.h>
@@ -64,15 +65,6 @@ std::vector<std::string> commandLine() {
   return args;
 }
 
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 std::string versionText(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
@@ -118,7 +110,7 @@ int Shim::initialize() {
       header_.pid = ::getpid();
       header_.rank = rankFromEnvironment([](const char *name) { return std::getenv(name); });
       header_.program = commandLine();
-      header_.started = utcNow();
+      header_.started = utcTimestamp();
       header_.roofcheckVersion = roofcheck::Version;
       header_.cudaVersion = versionText(CUDA_VERSION);
       uint32_t cupti = 0;
