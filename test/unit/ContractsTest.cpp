@@ -1,3 +1,5 @@
+#include "TestSupport.h"
+
 #include "roofcheck/Contracts.h"
 
 #include <gtest/gtest.h>
@@ -7,34 +9,13 @@
 #include <fstream>
 
 using namespace roofcheck;
-namespace fs = std::filesystem;
+using roofcheck::testing::errorOf;
+using roofcheck::testing::TempDir;
 
 namespace {
 
-class TempDir {
-public:
-  TempDir() {
-    char pattern[] = "/tmp/roofcheck-test-XXXXXX";
-    path_ = ::mkdtemp(pattern);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string &name) const { return (fs::path(path_) / name).string(); }
-  size_t entries() const { return static_cast<size_t>(std::distance(fs::directory_iterator(path_), {})); }
-
-private:
-  std::string path_;
-};
-
 void writeText(const std::string &path, const std::string &text) { std::ofstream(path, std::ios::binary) << text; }
 
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 StaticDocument vectorAdd() {
   StaticDocument doc;

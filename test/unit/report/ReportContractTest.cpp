@@ -1,21 +1,16 @@
 // The report/1 fields added for roofcheck-report (per-signature and per-rank breakdowns, predicted and
 // measured counts, ceilings drawn, mode) round-trip, and documents without them still load.
+#include "TestSupport.h"
+
 #include "roofcheck/Contracts.h"
 
 #include <gtest/gtest.h>
 
 using namespace roofcheck;
+using roofcheck::testing::errorOf;
 
 namespace {
 
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 ReportDocument fullReport() {
   ReportDocument doc;
