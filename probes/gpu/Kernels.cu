@@ -88,6 +88,17 @@ __global__ void copyKernel(const uint4 *__restrict__ in, uint4 *__restrict__ out
   }
 }
 
+__global__ void countDifferencesKernel(const uint4 *__restrict__ a, const uint4 *__restrict__ b, int64_t n,
+                                       unsigned long long *count) {
+  unsigned long long differ = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    uint4 x = a[i], y = b[i];
+    differ += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
+  }
+  if (differ)
+    atomicAdd(count, differ);
+}
+
 __device__ __forceinline__ uint32_t fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
 
 template <int Unroll, bool Tiled>
@@ -290,6 +301,18 @@ void copy(const void *in, void *out, int64_t vectors, const StreamConfig &c, cud
   unsigned grid = static_cast<unsigned>(streamGrid(c, vectors));
   withConfig<CopyLaunch>(c, grid, c.threads, stream, in, out, vectors);
   checkLaunch("copyKernel");
+}
+
+int64_t countDifferences(const void *a, const void *b, int64_t vectors, unsigned long long *counter,
+                         cudaStream_t stream) {
+  ROOFCHECK_CUDA(cudaMemsetAsync(counter, 0, sizeof *counter, stream));
+  countDifferencesKernel<<<1024, 256, 0, stream>>>(static_cast<const uint4 *>(a), static_cast<const uint4 *>(b),
+                                                   vectors, counter);
+  checkLaunch("countDifferencesKernel");
+  unsigned long long count = 0;
+  ROOFCHECK_CUDA(cudaMemcpyAsync(&count, counter, sizeof count, cudaMemcpyDeviceToHost, stream));
+  ROOFCHECK_CUDA(cudaStreamSynchronize(stream));
+  return static_cast<int64_t>(count);
 }
 
 void read(const void *in, int64_t vectors, uint32_t sentinel, uint32_t *sink, const StreamConfig &c,

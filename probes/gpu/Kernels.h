@@ -22,6 +22,9 @@ void fillRandomValues(void *data, size_t count, ValueType type, uint64_t seed, c
 // Buffers are counted in 16-byte vectors; the grid comes from streamGrid (DeviceModel.h).
 
 void copy(const void *in, void *out, int64_t vectors, const StreamConfig &config, cudaStream_t stream);
+/// How many 16-byte vectors differ between `a` and `b` (`counter`: 8 bytes of device scratch); synchronizes.
+int64_t countDifferences(const void *a, const void *b, int64_t vectors, unsigned long long *counter,
+                         cudaStream_t stream);
 /// Reads every vector once; writes sink[0] only if the XOR of all it read equals `sentinel` (keeps the
 /// loads alive without a store per thread).
 void read(const void *in, int64_t vectors, uint32_t sentinel, uint32_t *sink, const StreamConfig &config,
