@@ -55,8 +55,8 @@ struct Tally {
   std::array<Sum, FieldCount> predictedAll, predictedProfiled;
   int64_t profiled = 0;
   double profiledTimeNs = 0;
-  Sum flops, fp64, fp32, fp16, dramRead, dramWrite, l2;
-  std::optional<double> largestProfiledIdeal;
+  Sum flops, fp64, fp32, fp16, fp16Moves, dramRead, dramWrite, l2, local;
+  std::optional<double> largestProfiledIdeal, largestProfiledWrite;
 
   void add(const Launch &l, std::optional<double> durationNs, const Values *predicted) {
     ++launches;
@@ -67,18 +67,26 @@ struct Tally {
       return;
     ++profiled;
     profiledTimeNs += durationNs.value_or(0);
+    // Register moves counted as fp16 FMAs are no FLOPs of this kernel: the dot and its dtype leave them out.
     MeasuredFlops m = measuredFlops(l.metrics);
-    flops.add(m.total());
+    double moves = predicted ? fp16MoveFlops((*predicted)[FP16], (*predicted)[BF16], m) : 0;
+    auto withoutMoves = [&](const std::optional<double> &v) { return v ? std::optional(*v - moves) : v; };
+    flops.add(withoutMoves(m.total()));
     fp64.add(m.fp64);
     fp32.add(m.fp32);
-    fp16.add(m.fp16);
+    fp16.add(withoutMoves(m.fp16));
+    fp16Moves.add(moves);
     dramRead.add(metric(l, "dram__bytes_read.sum"));
     dramWrite.add(metric(l, "dram__bytes_write.sum"));
     l2.add(metric(l, "lts__t_bytes.sum"));
+    auto localLoad = metric(l, LocalLoadBytesMetric), localStore = metric(l, LocalStoreBytesMetric);
+    local.add(localLoad && localStore ? std::optional(*localLoad + *localStore) : std::nullopt);
     for (int i = 0; i < FieldCount; ++i)
       predictedProfiled[i].add(predicted ? (*predicted)[i] : std::nullopt);
     if (predicted && (*predicted)[Ideal])
       largestProfiledIdeal = std::max(largestProfiledIdeal.value_or(0), *(*predicted)[Ideal]);
+    if (predicted && (*predicted)[Write])
+      largestProfiledWrite = std::max(largestProfiledWrite.value_or(0), *(*predicted)[Write]);
   }
 
   std::optional<double> dram() const {
@@ -610,6 +618,7 @@ Model measuredModel(const Inputs &inputs) {
     facts.staticFp64 = t.predictedProfiled[FP64].get();
     facts.staticFp32 = t.predictedProfiled[FP32].get();
     facts.staticFp16 = t.predictedProfiled[FP16].get();
+    facts.staticBf16 = t.predictedProfiled[BF16].get();
     facts.staticTensor = t.predictedProfiled[Tensor].get();
     facts.dramRead = t.dramRead.get();
     facts.dramWrite = t.dramWrite.get();
@@ -618,10 +627,20 @@ Model measuredModel(const Inputs &inputs) {
     facts.measuredFp64 = t.fp64.get();
     facts.measuredFp32 = t.fp32.get();
     facts.measuredFp16 = t.fp16.get();
+    facts.fp16Moves = t.fp16Moves.get();
+    facts.localBytes = t.local.get();
     facts.workingSetBytes = t.largestProfiledIdeal;
+    facts.writtenBytes = t.largestProfiledWrite;
+    facts.profiledLaunches = t.profiled;
     if (acc.device) {
       facts.l2SizeBytes = acc.device->l2Bytes;
       facts.deviceName = acc.device->name;
+    }
+    // A header without the L2 size (0: not recorded) borrows it from ceilings probed on the same model.
+    if (inputs.ceilings && facts.l2SizeBytes.value_or(0) <= 0 && inputs.ceilings->document.device.l2Bytes > 0 &&
+        (!acc.device || acc.device->name == inputs.ceilings->document.device.name)) {
+      facts.l2SizeBytes = inputs.ceilings->document.device.l2Bytes;
+      facts.deviceName = inputs.ceilings->document.device.name;
     }
     facts.earlierLaunch = acc.earlierLaunch;
     facts.bandwidthCeiling = roofs.dram();

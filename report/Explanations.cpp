@@ -74,21 +74,90 @@ void staticUnknownsRule(const KernelFacts &f, ReportKernel &k) {
 
 // -------------------------------------------------------------------------------- measured rules
 
-/// More DRAM bytes than the access pattern predicts.
-void trafficAbovePredictedRule(const KernelFacts &f, ReportKernel &k) {
-  double measured = *f.dramRead + *f.dramWrite;
+std::string deviceOrDefault(const KernelFacts &f) { return f.deviceName.empty() ? "the device" : f.deviceName; }
+
+/// The largest single launch's ideal bytes fit in the L2 of the device it ran on.
+bool workingSetFits(const KernelFacts &f) {
+  return f.workingSetBytes && f.l2SizeBytes && *f.l2SizeBytes > 0 &&
+         *f.workingSetBytes <= static_cast<double>(*f.l2SizeBytes);
+}
+
+/// DRAM writes beyond the ideal write bytes of a kernel whose output fits in L2. The write-back L2 still
+/// holds dirty lines of earlier launches when this one starts (outputs-held-in-l2 is the same effect seen
+/// from the earlier launch); this launch's traffic evicts them, and DRAM counts their write-back during
+/// this launch (the matmuls on the H200: a 16.8 MB output, twice its bytes written). Nullopt when the
+/// excess is within tolerance, the output does not fit, the excess is more than L2 could have held, or
+/// local-memory traffic shows spills.
+std::optional<double> dirtyLineWriteBack(const KernelFacts &f) {
+  if (!f.dramWrite || !f.idealWrite || !f.idealBytes || !f.writtenBytes || !f.l2SizeBytes || *f.l2SizeBytes <= 0 ||
+      f.profiledLaunches <= 0 || (f.localBytes && *f.localBytes > 0))
+    return std::nullopt;
+  double excess = *f.dramWrite - *f.idealWrite;
+  double l2 = static_cast<double>(*f.l2SizeBytes);
+  if (excess <= TrafficTolerance * *f.idealBytes || *f.writtenBytes > l2 || excess / f.profiledLaunches > l2)
+    return std::nullopt;
+  return excess;
+}
+
+void dirtyLinesWrittenBackRule(const KernelFacts &f, double excess, ReportKernel &k) {
+  double l2 = static_cast<double>(*f.l2SizeBytes);
+  std::vector<std::string> evidence{
+      "written bytes " + count(*f.writtenBytes) + " B a launch fit in the " + count(l2) + " B L2 of " +
+          deviceOrDefault(f),
+      measuredTraffic(f),
+      "excess writes " + count(excess / f.profiledLaunches) + " B a launch, no more than the L2 can hold",
+      "earlier launch: " + f.earlierLaunch};
+  if (f.localBytes)
+    evidence.push_back("local-memory traffic 0 B: no spills");
+  std::string measured = *f.idealWrite > 0 ? ratio(*f.dramWrite / *f.idealWrite) + " the ideal write bytes"
+                                           : count(*f.dramWrite) + " B where the kernel writes nothing";
+  add(k, "dirty-lines-written-back", "note",
+      "measured DRAM writes are " + measured + ": the output fits in L2, so the excess " + count(excess) +
+          " B is the write-back of dirty lines that earlier launches left in the write-back L2, evicted during "
+          "this one (not spills); the measured dot sits left of where this kernel's own traffic would put it",
+      std::move(evidence));
+}
+
+/// Where to look for traffic that no marked access explains; spills only where the counters or a
+/// working set larger than L2 leave room for them.
+std::string unmarkedTrafficHint(const KernelFacts &f) {
+  std::string none = "the static file marks no uncoalesced access";
+  if (f.localBytes && *f.localBytes > 0)
+    return none + "; local-memory traffic " + count(*f.localBytes) +
+           " B: registers spill to local memory, whose L2 misses are DRAM traffic";
+  bool fits = workingSetFits(f);
+  if (f.localBytes)
+    return none + " and there is no local-memory traffic (no spills): look for accesses the static tool could not "
+                  "see" + std::string(fits ? "" : ", or cache thrashing");
+  if (fits)
+    return none + ", and the working set " + count(*f.workingSetBytes) + " B fits in the " +
+           count(static_cast<double>(*f.l2SizeBytes)) + " B L2: look for accesses the static tool could not see; "
+           "record " + LocalLoadBytesMetric + " and " + LocalStoreBytesMetric + " to tell whether registers spill";
+  std::string hint = none + ": look for spills to local memory, accesses the static tool could not see, or cache "
+                            "thrashing";
+  if (f.workingSetBytes && f.l2SizeBytes && *f.l2SizeBytes > 0)
+    hint += " (the working set " + count(*f.workingSetBytes) + " B exceeds the " +
+            count(static_cast<double>(*f.l2SizeBytes)) + " B L2)";
+  return hint;
+}
+
+/// More DRAM bytes than the access pattern predicts, once the write-back of earlier launches is set apart.
+void trafficAbovePredictedRule(const KernelFacts &f, const std::optional<double> &writeBack, ReportKernel &k) {
+  double measured = *f.dramRead + *f.dramWrite - writeBack.value_or(0);
   std::optional<double> bound = f.predictedBytes ? f.predictedBytes : f.idealBytes;
   if (!bound || *bound <= 0 || measured <= *bound * (1 + TrafficTolerance))
     return;
   std::vector<std::string> evidence{measuredTraffic(f)};
+  if (writeBack)
+    evidence.push_back(count(*writeBack) + " B of the writes are earlier launches' dirty lines "
+                       "(dirty-lines-written-back): left out here");
   std::vector<std::string> accesses = uncoalescedAccesses(*f.kernel);
   if (accesses.empty())
-    evidence.push_back("the static file marks no uncoalesced access: look for spills to local memory, "
-                       "accesses the static tool could not see, or cache thrashing");
+    evidence.push_back(unmarkedTrafficHint(f));
   evidence.insert(evidence.end(), accesses.begin(), accesses.end());
   add(k, "traffic-above-predicted", "warning",
-      "measured DRAM bytes are " + ratio(measured / *f.idealBytes) + " ideal, above the predicted " +
-          ratio(*bound / *f.idealBytes),
+      "measured DRAM bytes" + std::string(writeBack ? " less that write-back" : "") + " are " +
+          ratio(measured / *f.idealBytes) + " ideal, above the predicted " + ratio(*bound / *f.idealBytes),
       std::move(evidence));
 }
 
@@ -98,9 +167,7 @@ void trafficBelowIdealRule(const KernelFacts &f, ReportKernel &k) {
   if (!f.idealBytes || *f.idealBytes <= 0 || measured >= *f.idealBytes * (1 - TrafficTolerance))
     return;
   std::string share = percent(measured / *f.idealBytes);
-  bool fits = f.workingSetBytes && f.l2SizeBytes && *f.l2SizeBytes > 0 &&
-              *f.workingSetBytes <= static_cast<double>(*f.l2SizeBytes);
-  if (!fits) {
+  if (!workingSetFits(f)) {
     std::vector<std::string> evidence{measuredTraffic(f)};
     if (f.workingSetBytes && f.l2SizeBytes)
       evidence.push_back("working set " + count(*f.workingSetBytes) + " B exceeds the L2 of " +
@@ -113,7 +180,7 @@ void trafficBelowIdealRule(const KernelFacts &f, ReportKernel &k) {
   }
   std::vector<std::string> evidence{
       "working set " + count(*f.workingSetBytes) + " B fits in the " + count(static_cast<double>(*f.l2SizeBytes)) +
-          " B L2 of " + (f.deviceName.empty() ? std::string("the device") : f.deviceName),
+          " B L2 of " + deviceOrDefault(f),
       measuredTraffic(f)};
   double readShort = f.idealRead ? std::max(0.0, *f.idealRead - *f.dramRead) : 0;
   double writeShort = f.idealWrite ? std::max(0.0, *f.idealWrite - *f.dramWrite) : 0;
@@ -170,6 +237,22 @@ void flopsDifferRule(const KernelFacts &f, ReportKernel &k) {
   add(k, "flops-differ", severity, message, std::move(evidence));
 }
 
+/// Measured fp16 FLOPs that are HFMA2.MMA register moves: the engine left them out of the measured FLOPs.
+void fp16MovesRule(const KernelFacts &f, ReportKernel &k) {
+  if (!f.fp16Moves || *f.fp16Moves <= 0)
+    return;
+  double wide = f.measuredFp32.value_or(0) + f.measuredFp64.value_or(0);
+  std::string share = wide > 0 ? " (" + percent(*f.fp16Moves / wide) + " of the fp32 and fp64 ones)" : "";
+  add(k, "fp16-register-moves", "note",
+      "the " + count(*f.fp16Moves) + " measured fp16 FLOPs" + share +
+          " are not arithmetic: the source has no fp16 or bf16 operation, and ptxas materialises constants and "
+          "moves registers with HFMA2.MMA, which the hfma counter counts; they are left out of the measured FLOPs, "
+          "the dot and the choice of roof",
+      {"fp16 measured " + count(*f.fp16Moves) + " (hadd + hmul + 2*hfma), static fp16 " + orDash(f.staticFp16, count) +
+           ", bf16 " + orDash(f.staticBf16, count),
+       "fp32 + fp64 measured " + count(wide)});
+}
+
 /// The measured FLOPs come from the FMA/ADD/MUL pipes; tensor-core work is not in them.
 void tensorNotMeasuredRule(const KernelFacts &f, ReportKernel &k) {
   if (!f.staticTensor || *f.staticTensor <= 0)
@@ -219,6 +302,14 @@ std::vector<std::string> symbolicStrideAccesses(const StaticKernel &kernel) {
 
 } // namespace
 
+double fp16MoveFlops(const std::optional<double> &staticFp16, const std::optional<double> &staticBf16,
+                     const MeasuredFlops &measured) {
+  if (staticFp16 != 0.0 || staticBf16 != 0.0 || !measured.fp16 || *measured.fp16 <= 0)
+    return 0;
+  double wide = measured.fp32.value_or(0) + measured.fp64.value_or(0);
+  return *measured.fp16 <= Fp16MoveShare * wide ? *measured.fp16 : 0;
+}
+
 std::vector<std::string> uncoalescedAccesses(const StaticKernel &kernel) {
   std::vector<std::string> out;
   for (const GlobalAccess &a : kernel.accesses) {
@@ -252,10 +343,14 @@ void explainMeasured(const KernelFacts &facts, ReportKernel &kernel) {
   if (!facts.kernel)
     return;
   if (facts.dramRead && facts.dramWrite && facts.idealBytes) {
-    trafficAbovePredictedRule(facts, kernel);
+    std::optional<double> writeBack = dirtyLineWriteBack(facts);
+    if (writeBack)
+      dirtyLinesWrittenBackRule(facts, *writeBack, kernel);
+    trafficAbovePredictedRule(facts, writeBack, kernel);
     trafficBelowIdealRule(facts, kernel);
   }
   tensorNotMeasuredRule(facts, kernel);
+  fp16MovesRule(facts, kernel);
   flopsDifferRule(facts, kernel);
 }
 

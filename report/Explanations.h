@@ -19,9 +19,15 @@ struct KernelFacts {
   std::optional<double> dramRead, dramWrite, l2Bytes;
   std::optional<double> measuredFlops;
   std::optional<double> measuredFp64, measuredFp32, measuredFp16;
-  std::optional<double> staticFp64, staticFp32, staticFp16, staticTensor;
+  std::optional<double> staticFp64, staticFp32, staticFp16, staticBf16, staticTensor;
+  /// Measured fp16 FLOPs that are register moves, not arithmetic (fp16MoveFlops): left out of
+  /// measuredFlops and measuredFp16.
+  std::optional<double> fp16Moves;
+  std::optional<double> localBytes;       ///< local-memory (spill) traffic, when its metrics were recorded
   std::optional<double> workingSetBytes;  ///< ideal bytes of the largest single profiled launch
-  std::optional<int64_t> l2SizeBytes;     ///< of the device the launches ran on
+  std::optional<double> writtenBytes;     ///< ideal write bytes of the largest single profiled launch
+  int64_t profiledLaunches = 0;
+  std::optional<int64_t> l2SizeBytes;     ///< of the device the launches ran on (or its model's, probed)
   std::string deviceName;
   std::string earlierLaunch;              ///< the launch before the first profiled one, same process
   std::optional<double> bandwidthCeiling; ///< DRAM bytes/s used for the roof
@@ -33,6 +39,22 @@ struct KernelFacts {
 inline constexpr double TrafficTolerance = 0.10;
 inline constexpr double FlopsTolerance = 0.01;
 inline constexpr double CeilingTolerance = 0.02;
+
+/// ptxas materialises constants and moves registers with HFMA2.MMA, which the hfma counter counts as
+/// fp16 FMAs (matmul_tiled on the H200: 1.6 GFLOP of "fp16" beside 51.5 GFLOP of fp32, 3%; the expf
+/// kernels 16%). Measured fp16 FLOPs are taken for such moves when the static fp16 and bf16 counts are
+/// exactly 0 and they are at most this share of the measured fp32 + fp64 FLOPs; more than that is
+/// arithmetic the static count missed.
+inline constexpr double Fp16MoveShare = 0.25;
+
+/// The measured fp16 FLOPs of one launch that are register moves: all of them under the condition
+/// above, else 0.
+double fp16MoveFlops(const std::optional<double> &staticFp16, const std::optional<double> &staticBf16,
+                     const MeasuredFlops &measured);
+
+/// Local-memory traffic (register spills), recorded when `roofcheck run --metrics` names both.
+inline constexpr const char *LocalLoadBytesMetric = "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum";
+inline constexpr const char *LocalStoreBytesMetric = "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum";
 
 /// Explanations that need only the static file (also shown in static-only mode).
 void explainStatic(const KernelFacts &facts, ReportKernel &kernel);

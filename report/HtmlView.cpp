@@ -14,7 +14,7 @@ table { border-collapse: collapse; margin: 12px 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 tr.highlight td { background: #fff3c4; }
-g.kernel.highlight circle { stroke-width: 4; }
+g.kernel.highlight circle.dot { stroke-width: 4; }
 #tooltip { position: fixed; display: none; background: #fffff0; border: 1px solid #888; padding: 6px 8px;
            font-size: 12px; white-space: pre; pointer-events: none; box-shadow: 2px 2px 6px #0003; }
 .explanations li { margin: 2px 0; }

@@ -4,8 +4,10 @@
 // HTML view (and tests) can find them.
 #include "Format.h"
 #include "Plot.h"
+#include "SvgLayout.h"
 #include "Views.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -56,6 +58,8 @@ struct Axes {
   double stripY() const { return (Top + Height - Bottom) / 2; }
 };
 
+std::string ridgeText(double ridge) { return intensity(ridge) + " FLOP/B"; }
+
 std::string details(const ReportKernel &k) {
   std::string d = k.name;
   if (!k.file.empty())
@@ -73,11 +77,92 @@ std::string details(const ReportKernel &k) {
   return d;
 }
 
+/// Memory levels as slopes up to the highest compute roof, compute roofs from their ridge on, each ridge
+/// marked (its value in its roof's label). Labels are placed highest value first, each at the first free
+/// spot near its own (SvgLayout.h).
+std::string ceilingsSvg(const Plot &plot, const Axes &ax, LabelLayout &labels) {
+  double topCompute = 0;
+  for (const ReportCeiling &c : plot.compute)
+    topCompute = std::max(topCompute, c.value);
+  auto byValue = [](const std::vector<ReportCeiling> &cs) {
+    std::vector<size_t> order(cs.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cs[a].value > cs[b].value; });
+    return order;
+  };
+  struct Placed {
+    std::string text;
+    double x = 0, y = 0;
+  };
+  std::vector<Placed> computeLabels(plot.compute.size()), memoryLabels(plot.memory.size());
+  std::vector<std::pair<double, double>> memorySpans(plot.memory.size()); // x0, x1; x0 > x1: not drawn
+  std::string s;
+  for (size_t i : byValue(plot.compute)) {
+    const ReportCeiling &c = plot.compute[i];
+    Placed &p = computeLabels[i];
+    p.text = ceilingName(c) + " " + si(c.value, "FLOP/s") + (c.ridge ? ", ridge " + ridgeText(*c.ridge) : "");
+    // At the right end of the roof, else slid left along it (not past its start), else on a line nearby.
+    double end = Width - Right - 4, start = ax.x(c.ridge ? *c.ridge : plot.xmin);
+    Box box = textBox(p.text, 12, end, 0, Anchor::End);
+    double slide = end - start - (box.right - box.left);
+    LabelSpot spot =
+        labels.place(p.text, 12, LabelLayout::around({end, ax.y(c.value) - 6, Anchor::End}, 12, -20, slide));
+    p.x = spot.x;
+    p.y = spot.y;
+  }
+  for (size_t i : byValue(plot.memory)) {
+    const ReportCeiling &c = plot.memory[i];
+    double x0 = plot.xmin, x1 = topCompute > 0 ? std::min(plot.xmax, topCompute / c.value) : plot.xmax;
+    if (c.value * x0 > plot.ymax) {
+      memorySpans[i] = {1, 0};
+      continue;
+    }
+    x0 = std::max(x0, plot.ymin / c.value);
+    memorySpans[i] = {x0, x1};
+    Placed &p = memoryLabels[i];
+    p.text = c.name + " " + si(c.value, "B/s") + " (" + c.dtype + ")";
+    LabelSpot spot = labels.place(p.text, 12, LabelLayout::around({ax.x(x0) + 8, ax.y(c.value * x0) - 8}, 12));
+    p.x = spot.x;
+    p.y = spot.y;
+  }
+  for (size_t i = 0; i < plot.memory.size(); ++i) {
+    const ReportCeiling &c = plot.memory[i];
+    auto [x0, x1] = memorySpans[i];
+    if (x0 > x1)
+      continue;
+    s += "<g class=\"ceiling memory\" data-name=\"" + escapeXml(c.name) + "\" data-dtype=\"" + escapeXml(c.dtype) +
+         "\" data-value=\"" + exact(c.value) + "\"><line x1=\"" + num(ax.x(x0)) + "\" y1=\"" + num(ax.y(c.value * x0)) +
+         "\" x2=\"" + num(ax.x(x1)) + "\" y2=\"" + num(ax.y(c.value * x1)) + "\" stroke=\"" +
+         (c.name == "dram" ? "#1f4e9c" : "#7a9cd6") + "\" stroke-width=\"2\"" +
+         (c.name == "dram" ? "" : " stroke-dasharray=\"6 4\"") + "/><text x=\"" + num(memoryLabels[i].x) +
+         "\" y=\"" + num(memoryLabels[i].y) + "\" fill=\"#1f4e9c\">" + escapeXml(memoryLabels[i].text) +
+         "</text></g>\n";
+  }
+  for (size_t i = 0; i < plot.compute.size(); ++i) {
+    const ReportCeiling &c = plot.compute[i];
+    double start = c.ridge ? *c.ridge : plot.xmin;
+    s += "<g class=\"ceiling compute\" data-name=\"" + escapeXml(c.name) + "\" data-dtype=\"" + escapeXml(c.dtype) +
+         "\" data-value=\"" + exact(c.value) + "\"><line x1=\"" + num(ax.x(start)) + "\" y1=\"" + num(ax.y(c.value)) +
+         "\" x2=\"" + num(Width - Right) + "\" y2=\"" + num(ax.y(c.value)) +
+         "\" stroke=\"#b03a2e\" stroke-width=\"2\"/><text x=\"" + num(computeLabels[i].x) + "\" y=\"" +
+         num(computeLabels[i].y) + "\" text-anchor=\"end\" fill=\"#b03a2e\">" + escapeXml(computeLabels[i].text) +
+         "</text></g>\n";
+    if (c.ridge)
+      s += "<g class=\"ridge\" data-name=\"" + escapeXml(ceilingName(c)) + "\" data-ridge=\"" +
+           exact(*c.ridge) + "\"><title>" + escapeXml(ceilingName(c) + " ridge " + ridgeText(*c.ridge)) +
+           "</title><path d=\"M " + num(ax.x(*c.ridge)) + " " + num(ax.y(c.value) - 6) + " l 6 6 l -6 6 "
+           "l -6 -6 z\" fill=\"#b03a2e\"/></g>\n";
+  }
+  return s;
+}
+
 } // namespace
 
 std::string renderSvgElement(const ReportDocument &doc) {
   Plot plot = layoutPlot(doc);
   Axes ax{plot};
+  LabelLayout labels;
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline\" width=\"" + num(Width) +
                   "\" height=\"" + num(Height) + "\" viewBox=\"0 0 " + num(Width) + " " + num(Height) +
                   "\" font-family=\"sans-serif\" font-size=\"12\">\n";
@@ -87,6 +172,7 @@ std::string renderSvgElement(const ReportDocument &doc) {
   s += "<rect x=\"0\" y=\"0\" width=\"" + num(Width) + "\" height=\"" + num(Height) + "\" fill=\"white\"/>\n";
   s += "<text class=\"mode\" x=\"" + num(Left) + "\" y=\"24\" font-size=\"14\" font-weight=\"bold\">" +
        escapeXml(modeLine(doc)) + "</text>\n";
+  labels.reserve({0, 0, Width, 28}); // the title line
 
   // Axes with a grid line at every decade.
   s += "<g class=\"axes\" stroke=\"#ccc\">\n";
@@ -110,91 +196,127 @@ std::string renderSvgElement(const ReportDocument &doc) {
          num(ax.stripY()) + "\" stroke=\"#999\"/><text x=\"" + num(Left) + "\" y=\"" + num(ax.stripY() + 60) +
          "\">no ceilings: predicted intensity only (give a roofcheck.ceilings/1 file for roofs)</text>\n";
 
-  // Ceilings: memory levels as slopes up to the highest compute roof, compute roofs from their ridge on.
-  double topCompute = 0;
-  for (const ReportCeiling &c : plot.compute)
-    topCompute = std::max(topCompute, c.value);
-  if (plot.hasRates) {
-    for (const ReportCeiling &c : plot.memory) {
-      double x0 = plot.xmin, x1 = topCompute > 0 ? std::min(plot.xmax, topCompute / c.value) : plot.xmax;
-      if (c.value * x0 > plot.ymax)
-        continue;
-      x0 = std::max(x0, plot.ymin / c.value);
-      std::string label = c.name + " " + si(c.value, "B/s") + " (" + c.dtype + ")";
-      s += "<g class=\"ceiling memory\" data-name=\"" + escapeXml(c.name) + "\" data-dtype=\"" + escapeXml(c.dtype) +
-           "\" data-value=\"" + exact(c.value) + "\"><line x1=\"" + num(ax.x(x0)) + "\" y1=\"" + num(ax.y(c.value * x0)) +
-           "\" x2=\"" + num(ax.x(x1)) + "\" y2=\"" + num(ax.y(c.value * x1)) + "\" stroke=\"" +
-           (c.name == "dram" ? "#1f4e9c" : "#7a9cd6") + "\" stroke-width=\"2\"" +
-           (c.name == "dram" ? "" : " stroke-dasharray=\"6 4\"") + "/><text x=\"" + num(ax.x(x0) + 8) + "\" y=\"" +
-           num(ax.y(c.value * x0) - 8) + "\" fill=\"#1f4e9c\">" + escapeXml(label) + "</text></g>\n";
-    }
-    for (const ReportCeiling &c : plot.compute) {
-      double start = c.ridge ? *c.ridge : plot.xmin;
-      std::string label = ceilingName(c) + " " + si(c.value, "FLOP/s");
-      s += "<g class=\"ceiling compute\" data-name=\"" + escapeXml(c.name) + "\" data-dtype=\"" + escapeXml(c.dtype) +
-           "\" data-value=\"" + exact(c.value) + "\"><line x1=\"" + num(ax.x(start)) + "\" y1=\"" + num(ax.y(c.value)) +
-           "\" x2=\"" + num(Width - Right) + "\" y2=\"" + num(ax.y(c.value)) +
-           "\" stroke=\"#b03a2e\" stroke-width=\"2\"/><text x=\"" + num(Width - Right - 4) + "\" y=\"" +
-           num(ax.y(c.value) - 6) + "\" text-anchor=\"end\" fill=\"#b03a2e\">" + escapeXml(label) + "</text></g>\n";
-      if (c.ridge)
-        s += "<g class=\"ridge\" data-name=\"" + escapeXml(ceilingName(c)) + "\" data-ridge=\"" +
-             exact(*c.ridge) + "\"><path d=\"M " + num(ax.x(*c.ridge)) + " " + num(ax.y(c.value) - 6) + " l 6 6 l -6 6 "
-             "l -6 -6 z\" fill=\"#b03a2e\"/><text x=\"" + num(ax.x(*c.ridge)) + "\" y=\"" + num(ax.y(c.value) + 20) +
-             "\" text-anchor=\"middle\" font-size=\"11\">ridge " + intensity(*c.ridge) + " FLOP/B</text></g>\n";
-    }
-  }
-
-  // Kernels: area proportional to time share (equal areas without measurements).
-  const double maxRadius = 28, minRadius = 4;
-  const char *const palette[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+  // Kernels without a dot are named at the top of the plot; labels keep clear of those lines.
   std::map<std::string, std::string> notPlotted; // reason -> kernel names
-  for (const PlotKernel &pk : plot.kernels) {
-    const ReportKernel &k = doc.kernels[pk.kernel];
+  for (const PlotKernel &pk : plot.kernels)
     if (!pk.omitted.empty()) {
       std::string &names = notPlotted[pk.omitted];
-      names += (names.empty() ? "" : ", ") + k.name;
-      continue;
+      names += (names.empty() ? "" : ", ") + doc.kernels[pk.kernel].name;
     }
-    double radius = doc.mode == "static" ? 7 : std::max(minRadius, maxRadius * std::sqrt(k.timeShare));
-    std::string color = palette[pk.kernel % 8];
-    auto at = [&](const PlotDot &d) {
-      double y = d.rate ? ax.y(*d.rate) : ax.stripY();
-      return std::make_pair(ax.x(d.intensity), y);
-    };
-    s += "<g class=\"kernel\" id=\"kernel-" + std::to_string(pk.kernel) + "\" data-kernel=\"" + escapeXml(k.name) +
+  std::string notes;
+  double noteY = Top - 2;
+  for (const auto &[reason, names] : notPlotted) {
+    std::string text = "not plotted, " + reason + ": " + names;
+    notes += "<text class=\"not-plotted\" x=\"" + num(Left) + "\" y=\"" + num(noteY) + "\" font-size=\"11\">" +
+             escapeXml(text) + "</text>\n";
+    labels.reserve(textBox(text, 11, Left, noteY, Anchor::Start));
+    noteY += 13;
+  }
+
+  // Kernels: area proportional to time share (equal areas without measurements), drawn largest first so
+  // that smaller dots lie on top; a dot that would hide another kernel's dot moves off it.
+  const double maxRadius = 28, minRadius = 4;
+  const char *const palette[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+  auto radiusOf = [&](const PlotKernel &pk) {
+    return doc.mode == "static" ? 7.0 : std::max(minRadius, maxRadius * std::sqrt(doc.kernels[pk.kernel].timeShare));
+  };
+  std::vector<const PlotKernel *> drawn;
+  for (const PlotKernel &pk : plot.kernels)
+    if (pk.omitted.empty())
+      drawn.push_back(&pk);
+  std::stable_sort(drawn.begin(), drawn.end(),
+                   [&](const PlotKernel *a, const PlotKernel *b) { return radiusOf(*a) > radiusOf(*b); });
+  auto at = [&](const PlotDot &d) {
+    double y = d.rate ? ax.y(*d.rate) : ax.stripY();
+    return std::make_pair(ax.x(d.intensity), y);
+  };
+  std::vector<DotPlace> dots;
+  std::vector<bool> filled; // measured, not predicted
+  for (const PlotKernel *pk : drawn)
+    for (bool measured : {false, true})
+      if (const std::optional<PlotDot> &d = measured ? pk->measured : pk->predicted) {
+        auto [x, y] = at(*d);
+        dots.push_back({pk->kernel, x, y, radiusOf(*pk)});
+        filled.push_back(measured);
+      }
+  separateDots(dots);
+  auto reserveDots = [&](bool measured) {
+    for (size_t i = 0; i < dots.size(); ++i)
+      if (filled[i] == measured)
+        labels.reserve({dots[i].drawnX - dots[i].radius, dots[i].drawnY - dots[i].radius,
+                        dots[i].drawnX + dots[i].radius, dots[i].drawnY + dots[i].radius});
+  };
+  // Ceiling labels keep clear of the filled measured dots (a hollow predicted dot hides nothing); kernel
+  // labels of every dot.
+  reserveDots(true);
+
+  if (plot.hasRates)
+    s += ceilingsSvg(plot, ax, labels);
+  reserveDots(false);
+
+  size_t nextDot = 0;
+  for (const PlotKernel *pk : drawn) {
+    const ReportKernel &k = doc.kernels[pk->kernel];
+    double radius = radiusOf(*pk);
+    std::string color = palette[pk->kernel % 8];
+    const DotPlace *predicted = pk->predicted ? &dots[nextDot++] : nullptr;
+    const DotPlace *measured = pk->measured ? &dots[nextDot++] : nullptr;
+    s += "<g class=\"kernel\" id=\"kernel-" + std::to_string(pk->kernel) + "\" data-kernel=\"" + escapeXml(k.name) +
          "\" data-details=\"" + escapeXml(details(k)) + "\">\n<title>" + escapeXml(details(k)) + "</title>\n";
-    if (pk.predicted) {
-      auto [px, py] = at(*pk.predicted);
-      s += "<circle class=\"dot predicted\" data-intensity=\"" + exact(pk.predicted->intensity) + "\"" +
-           (pk.predicted->rate ? " data-flops=\"" + exact(*pk.predicted->rate) + "\"" : "") + " cx=\"" + num(px) +
+    if (predicted) {
+      double px = predicted->drawnX, py = predicted->drawnY;
+      s += "<circle class=\"dot predicted\" data-intensity=\"" + exact(pk->predicted->intensity) + "\"" +
+           (pk->predicted->rate ? " data-flops=\"" + exact(*pk->predicted->rate) + "\"" : "") + " cx=\"" + num(px) +
            "\" cy=\"" + num(py) + "\" r=\"" + num(radius) + "\" fill=\"none\" stroke=\"" + color +
            "\" stroke-width=\"2\"/>\n";
-      if (pk.measured) {
-        auto [mx, my] = at(*pk.measured);
+      if (measured) {
+        double mx = measured->drawnX, my = measured->drawnY;
         double dx = mx - px, dy = my - py, length = std::hypot(dx, dy);
         if (length > radius * 2) // stop short of the measured dot so the head stays visible
-          s += "<line class=\"arrow\" x1=\"" + num(px + dx / length * radius) + "\" y1=\"" + num(py + dy / length * radius) +
-               "\" x2=\"" + num(mx - dx / length * (radius + 2)) + "\" y2=\"" + num(my - dy / length * (radius + 2)) +
+          s += "<line class=\"arrow\" x1=\"" + num(px + dx / length * radius) + "\" y1=\"" +
+               num(py + dy / length * radius) + "\" x2=\"" + num(mx - dx / length * (radius + 2)) + "\" y2=\"" +
+               num(my - dy / length * (radius + 2)) +
                "\" stroke=\"#555\" stroke-width=\"1.5\" marker-end=\"url(#arrowhead)\"/>\n";
       }
     }
-    if (pk.measured) {
-      auto [mx, my] = at(*pk.measured);
-      s += "<circle class=\"dot measured" + std::string(pk.measured->error ? " error" : "") + "\" data-intensity=\"" +
-           exact(pk.measured->intensity) + "\" data-flops=\"" + exact(*pk.measured->rate) + "\" cx=\"" + num(mx) +
-           "\" cy=\"" + num(my) + "\" r=\"" + num(radius) + "\" fill=\"" + (pk.measured->error ? "#ff0000" : color) +
-           "\" fill-opacity=\"0.75\" stroke=\"" + (pk.measured->error ? "#000" : color) + "\"" +
-           (pk.measured->error ? " stroke-width=\"3\" stroke-dasharray=\"3 2\"" : "") + "/>\n";
-      if (pk.measured->error)
+    if (measured) {
+      double mx = measured->drawnX, my = measured->drawnY;
+      s += "<circle class=\"dot measured" + std::string(pk->measured->error ? " error" : "") + "\" data-intensity=\"" +
+           exact(pk->measured->intensity) + "\" data-flops=\"" + exact(*pk->measured->rate) + "\" cx=\"" + num(mx) +
+           "\" cy=\"" + num(my) + "\" r=\"" + num(radius) + "\" fill=\"" + (pk->measured->error ? "#ff0000" : color) +
+           "\" fill-opacity=\"0.75\" stroke=\"" + (pk->measured->error ? "#000" : color) + "\"" +
+           (pk->measured->error ? " stroke-width=\"3\" stroke-dasharray=\"3 2\"" : "") + "/>\n";
+      if (pk->measured->error)
         s += "<text class=\"error-label\" x=\"" + num(mx + radius + 4) + "\" y=\"" + num(my - radius) +
              "\" fill=\"#ff0000\" font-weight=\"bold\">ERROR: above its ceiling</text>\n";
     }
-    const PlotDot &anchor = pk.measured ? *pk.measured : *pk.predicted;
-    auto [lx, ly] = at(anchor);
-    // On the intensity-only strip, neighbouring dots are common: slanted labels keep apart.
-    std::string slant = anchor.rate ? "" : " transform=\"rotate(-40 " + num(lx) + " " + num(ly) + ")\"";
-    s += "<text class=\"label\" x=\"" + num(lx + radius + 3) + "\" y=\"" + num(ly + 4) + "\" fill=\"" + color + "\"" +
-         slant + ">" + escapeXml(k.name) + "</text>\n</g>\n";
+    // A dot drawn off its place keeps a mark where it belongs, joined to it.
+    for (const DotPlace *d : {predicted, measured})
+      if (d && d->moved())
+        s += "<line class=\"leader\" x1=\"" + num(d->x) + "\" y1=\"" + num(d->y) + "\" x2=\"" + num(d->drawnX) +
+             "\" y2=\"" + num(d->drawnY) + "\" stroke=\"#333\" stroke-width=\"1\"/>" +
+             "<circle class=\"true-position\" cx=\"" + num(d->x) + "\" cy=\"" + num(d->y) + "\" r=\"2.5\" fill=\"" +
+             color + "\" stroke=\"#333\"/>\n";
+    const DotPlace &anchor = measured ? *measured : *predicted;
+    double lx = anchor.drawnX + radius + 3, ly = anchor.drawnY + 4;
+    if ((measured ? pk->measured : pk->predicted)->rate) {
+      // On the FLOP/s axis the label takes the first free line right or left of its dot, joined to the dot
+      // when it had to move off its own line.
+      LabelSpot right{lx, ly, Anchor::Start}, left{anchor.drawnX - radius - 3, ly, Anchor::End};
+      LabelSpot placed = labels.place(k.name, 12, LabelLayout::around(right, 12, 0, 0, left));
+      bool onLeft = placed.anchor == Anchor::End;
+      if (placed.y != ly)
+        s += "<line class=\"leader\" x1=\"" + num(anchor.drawnX + (onLeft ? -radius : radius)) + "\" y1=\"" +
+             num(anchor.drawnY) + "\" x2=\"" + num(placed.x + (onLeft ? 1 : -1)) + "\" y2=\"" + num(placed.y - 4) +
+             "\" stroke=\"" + color + "\" stroke-width=\"1\"/>\n";
+      s += "<text class=\"label\" x=\"" + num(placed.x) + "\" y=\"" + num(placed.y) + "\"" +
+           (onLeft ? " text-anchor=\"end\"" : "") + " fill=\"" + color + "\">" + escapeXml(k.name) + "</text>\n</g>\n";
+    } else {
+      // On the intensity-only strip, neighbouring dots are common: slanted labels keep apart.
+      s += "<text class=\"label\" x=\"" + num(lx) + "\" y=\"" + num(ly) + "\" fill=\"" + color +
+           "\" transform=\"rotate(-40 " + num(anchor.drawnX) + " " + num(anchor.drawnY) + ")\">" + escapeXml(k.name) +
+           "</text>\n</g>\n";
+    }
   }
   double legendY = Height - 8;
   s += "<g class=\"legend\" font-size=\"11\"><circle cx=\"" + num(Left) + "\" cy=\"" + num(legendY - 4) +
@@ -204,12 +326,7 @@ std::string renderSvgElement(const ReportDocument &doc) {
     s += "<circle cx=\"" + num(Left + 200) + "\" cy=\"" + num(legendY - 4) + "\" r=\"5\" fill=\"#333\"/><text x=\"" +
          num(Left + 208) + "\" y=\"" + num(legendY) + "\">measured (area = time share)</text>";
   s += "</g>\n";
-  double noteY = Top - 2;
-  for (const auto &[reason, names] : notPlotted) {
-    s += "<text class=\"not-plotted\" x=\"" + num(Left) + "\" y=\"" + num(noteY) + "\" font-size=\"11\">" +
-         escapeXml("not plotted, " + reason + ": " + names) + "</text>\n";
-    noteY += 13;
-  }
+  s += notes;
   s += "</svg>\n";
   return s;
 }

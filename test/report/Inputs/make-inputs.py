@@ -15,9 +15,9 @@ def static(path, kernels):
     json.dump({"schema": "roofcheck.static/1", "generator": "hand-made", "arch": "sm_90", "kernels": kernels}, open(D+path,'w'), indent=1)
 def dev(uuid="GPU-aaaa", name="NVIDIA H200", l2=62914560):
     return {"index": 0, "name": name, "uuid": uuid, "compute_capability": "9.0", "multiprocessors": 132, "l2_bytes": l2, "memory_bytes": 150754820096}
-def header(pid, rank, sm=1980, mem=3201, uuid="GPU-aaaa"):
+def header(pid, rank, sm=1980, mem=3201, uuid="GPU-aaaa", l2=62914560):
     return {"schema": "roofcheck.measured/1", "record": "header", "pid": pid, "rank": rank, "program": ["./app"], "started": "2026-11-30T02:00:00Z",
-            "roofcheck_version": "0.1.0", "driver_version": "580.159.04", "cuda_version": "13.0", "cupti_version": 26, "devices": [dev(uuid)],
+            "roofcheck_version": "0.1.0", "driver_version": "580.159.04", "cuda_version": "13.0", "cupti_version": 26, "devices": [dev(uuid, l2=l2)],
             "clocks": {"sm_mhz": sm, "memory_mhz": mem}, "replay_passes": 1, "options": {"metrics": "default"}}
 def i32(v): return struct.pack('<i', v).hex()
 def u64(v): return struct.pack('<Q', v).hex()
@@ -29,13 +29,17 @@ def launch(index, name, mangled, grid, block, args, dur, metrics=None):
     return {"record": "launch", "index": index, "name": name, "mangled": mangled, "device": 0, "context": 1, "stream": 7,
             "grid": grid, "block": block, "cluster": [1,1,1], "shared_dynamic": 0, "shared_static": 0, "registers": 16,
             "args": a, "nvtx": [], "duration_ns": dur, "profiled": metrics is not None, "metrics": metrics or {}}
-def m(read, write, fadd=0, fmul=0, ffma=0, dadd=None, dmul=None, dfma=None, l2=None):
+def m(read, write, fadd=0, fmul=0, ffma=0, dadd=None, dmul=None, dfma=None, l2=None, hfma=None, local=None):
     r = {"dram__bytes_read.sum": read, "dram__bytes_write.sum": write,
          "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": fadd, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum": fmul,
          "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": ffma}
     if dadd is not None:
         r.update({"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum": dadd, "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum": dmul, "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum": dfma})
+    if hfma is not None:
+        r.update({"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum": 0, "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum": 0, "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum": hfma})
     if l2 is not None: r["lts__t_bytes.sum"] = l2
+    if local is not None:
+        r.update({"l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum": local[0], "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum": local[1]})
     return r
 def jsonl(path, records):
     open(D+path,'w').write("".join(json.dumps(r)+"\n" for r in records))
@@ -137,3 +141,50 @@ d = json.load(open(D+"tensor.static.json")); d["kernels"][0]["flops"]["tensor"] 
 json.dump(d, open(D+"tensor.static.json","w"), indent=1)
 jsonl("tensor.jsonl", [header(5000, None),
   launch(0, "gemm_tf32(float const*, float const*, float*, int)", GT, [32,32,1], [128,1,1], [(3,i32(1024))], 100000, m(8*1024*1024, 4*1024*1024))])
+
+
+# --- the H200 examples run in miniature: the matmuls write twice their output (a 16 MB output fits in L2, so
+# earlier launches' dirty lines are written back during the next), ptxas's HFMA2.MMA moves show as fp16 FLOPs
+# in matmul_tiled and an expf kernel, and kernels that do not fit or do spill tell the write-back apart.
+MN = "_Z12matmul_naivePKfS0_Pfi"; MT = "_Z12matmul_tiledPKfS0_Pfi"; ES = "_Z7exp_sumPKfPfi"; HA = "_Z9half_axpyPK6__halfPS_i"
+BS = "_Z9big_scalePKfPfi"; SP = "_Z11spill_scalePKfPfi"; GA = "_Z6gatherPKfPfi"
+mm = [("A","const float *",8),("B","const float *",8),("C","float *",8),("N","int",4)]
+vec = [("x","const float *",8),("y","float *",8),("n","int",4)]
+static("h200run.static.json", [
+  kern("matmul_naive", MN, "examples/matmul.cu", 48, mm, "2 * N * N * N", ("8 * N * N","4 * N * N","12 * N * N","12 * N * N")),
+  kern("matmul_tiled", MT, "examples/matmul.cu", 62, mm, "2 * N * N * N", ("8 * N * N","4 * N * N","12 * N * N","12 * N * N")),
+  kern("exp_sum", ES, "examples/softmax.cu", 90, vec, "2 * n", ("4 * n","4 * n","8 * n","8 * n"), special="n"),
+  kern("half_axpy", HA, "bench/half.cu", 4, [("x","const __half *",8),("y","__half *",8),("n","int",4)], "n", ("2 * n","2 * n","4 * n","4 * n")),
+  kern("big_scale", BS, "bench/scale.cu", 3, vec, "n", ("4 * n","4 * n","8 * n","8 * n")),
+  kern("spill_scale", SP, "bench/scale.cu", 12, vec, "n", ("4 * n","4 * n","8 * n","8 * n")),
+  kern("gather", GA, "bench/gather.cu", 7, vec, "n", ("4 * n","4 * n","8 * n","8 * n")),
+])
+N = 2048; e = 1 << 24; h = 1 << 20; big = 1 << 25
+def h200run(path, l2):
+    mma = lambda i: launch(i, "matmul_naive(float const*, float const*, float*, int)", MN, [64,64,1], [32,32,1], [(3,i32(N))], 2500000,
+                           m(33554432, 34802944, ffma=N**3, hfma=0, local=(0, 0)))
+    mmt = lambda i: launch(i, "matmul_tiled(float const*, float const*, float*, int)", MT, [64,64,1], [32,32,1], [(3,i32(N))], 1860000,
+                           m(33456128, 34482944, ffma=N**3, hfma=272629760))
+    jsonl(path, [header(6000, None, l2=l2), mma(0), mma(1), mmt(2), mmt(3),
+      launch(4, "exp_sum(float const*, float*, int)", ES, [65536,1,1], [256,1,1], [(2,i32(e))], 205000, m(4*e, 4*e, fadd=2*e, fmul=2*e, ffma=4*e, hfma=e)),
+      launch(5, "half_axpy(__half const*, __half*, int)", HA, [4096,1,1], [256,1,1], [(2,i32(h))], 4000, m(2*h, 2*h, fadd=h, hfma=h)),
+      launch(6, "big_scale(float const*, float*, int)", BS, [131072,1,1], [256,1,1], [(2,i32(big))], 120000, m(4*big, 8*big, fmul=big)),
+      launch(7, "spill_scale(float const*, float*, int)", SP, [4096,1,1], [256,1,1], [(2,i32(h))], 5000, m(4*h, 8*h, fmul=h, local=(2*h, 2*h))),
+      launch(8, "gather(float const*, float*, int)", GA, [4096,1,1], [256,1,1], [(2,i32(h))], 6000, m(8*h, 8*h, fmul=h)),
+    ])
+h200run("h200run.jsonl", 62914560)
+h200run("h200run-nol2.jsonl", 0)
+
+# --- ceilings as probed on the H200: near-equal roofs (fp32, fp16, bf16; tensor fp16 and bf16) and memory levels
+# whose labels collide unless the layout stacks them.
+def h200_ceilings(path):
+    memory = [("dram", "copy", 4.29e12), ("dram", "write", 4.67e12), ("l2", "read", 7.08e12), ("shared", "read", 3.26e13)]
+    compute = [("fp64", "fp64", 3.07e13), ("fp32", "fp32", 6.58e13), ("fp16", "fp16", 6.65e13), ("bf16", "bf16", 6.66e13),
+               ("tensor", "fp16", 6.75e14), ("tensor", "bf16", 7.19e14), ("tensor", "tf32", 3.53e14), ("tensor", "fp8", 1.29e15),
+               ("tensor", "fp64", 6.07e13)]
+    json.dump({"schema": "roofcheck.ceilings/1", "roofcheck_version": "0.1.0", "measured_at": "2026-11-30T01:00:00Z", "device": dev(),
+               "driver_version": "580.159.04", "cuda_version": "13.0",
+               "memory": [{"level": l, "variant": v, "bytes_per_second": b, "provenance": prov(b)} for (l, v, b) in memory],
+               "compute": [{"bucket": b, "dtype": d, "path": "probe", "flops_per_second": f, "provenance": prov(f)} for (b, d, f) in compute],
+               "environment": {}}, open(D+path,'w'), indent=1)
+h200_ceilings("h200-probed.ceilings.json")
