@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Agreement of `roofcheck run` with Nsight Compute on the examples: every launch profiled by both
-# (roofcheck --samples 0; ncu --clock-control none --cache-control none with the metrics roofcheck
-# collected), compared launch by launch by bench/runtime-compare.py.
-# usage: bench/runtime-accuracy.sh BUILD_DIR [OUT_DIR]   (needs a GPU and ncu)
+# Agreement of `roofcheck run` with Nsight Compute on the examples and on the static corpus (bench/corpus):
+# every launch profiled by both (roofcheck --samples 0; ncu --clock-control none --cache-control none with
+# the metrics roofcheck collected), compared launch by launch by bench/runtime-compare.py.
+# usage: bench/runtime-accuracy.sh BUILD_DIR [OUT_DIR [SETS]]   (SETS: "examples corpus", the default, or
+# either; needs a GPU and ncu)
 set -euo pipefail
-build=$(cd "${1:?usage: runtime-accuracy.sh BUILD_DIR [OUT_DIR]}" && pwd)
+build=$(cd "${1:?usage: runtime-accuracy.sh BUILD_DIR [OUT_DIR [SETS]]}" && pwd)
 out=${2:-$(mktemp -d)}
+sets=${3:-examples corpus}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 run=$build/bin/roofcheck-run
-examples=$build/examples
-cases=("vector_add" "matmul 2048 both" "transpose 8192 both" "softmax 65536 1024 both")
+cases=()
+[[ " $sets " == *" examples "* ]] &&
+  cases+=("examples/vector_add" "examples/matmul 2048 both" "examples/transpose 8192 both" "examples/softmax 65536 1024 both")
+# Each corpus program runs every kernel of its file at the size launches.txt records (--reps 2 by default).
+[[ " $sets " == *" corpus "* ]] &&
+  cases+=("bench/corpus/corpus-streaming" "bench/corpus/corpus-stencil" "bench/corpus/corpus-reduction"
+    "bench/corpus/corpus-control")
 for case in "${cases[@]}"; do
   read -r -a argv <<<"$case"
-  name=${argv[0]}
+  program=$build/${argv[0]}
+  name=$(basename "${argv[0]}")
   dir=$out/$name
   rm -rf "$dir" && mkdir -p "$dir"
-  "$run" --samples 0 --output-dir "$dir" -- "$examples/$name" "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
-  "$examples/$name" "${argv[@]:1}" >"$dir/native.stdout"
+  "$run" --samples 0 --output-dir "$dir" -- "$program" "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
+  "$program" "${argv[@]:1}" >"$dir/native.stdout"
   file=$(ls "$dir"/roofcheck.*.measured.jsonl | head -1)
   metrics=$(python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get("collected_metrics") or ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"]))' "$file")
   ncu --clock-control none --cache-control none --metrics "$metrics" --csv --print-units base \
-    "$examples/$name" "${argv[@]:1}" >"$dir/ncu.csv" 2>"$dir/ncu.stderr"
+    "$program" "${argv[@]:1}" >"$dir/ncu.csv" 2>"$dir/ncu.stderr"
   if diff <(grep -v '^time:' "$dir/native.stdout") <(grep -v '^time:' "$dir/roofcheck.stdout") >/dev/null; then
     echo "== $case: program output identical with and without the shim"
   else

@@ -62,3 +62,8 @@ printf '%-34s %10d %8s\n' "native, 104,000 launches" "$n10" 1.00
 printf '%-34s %10d %8s\n' "--metrics time, 104,000 launches" "$t10" "$(ratio "$t10" "$n10")"
 printf '%-34s %10d %8s\n' "same, --kernel matching none" "$z10" "$(ratio "$z10" "$n10")"
 echo "per launch under --metrics time: $(awk -v a="$t10" -v b="$n10" -v c="$t" -v d="$n" 'BEGIN { printf "%.1f", ((a - b) - (c - d)) * 1000 / 93600 }') us beyond native (from the 10,400 and 104,000 runs)"
+# Where the shim's time goes (ROOFCHECK_SHIM_TIMING=1: per phase, summed over the run; docs/runtime.md).
+for launches in 2600 26000; do
+  ROOFCHECK_SHIM_TIMING=1 "$run" --metrics time --output-dir "$work/time" -- "$work/launches" "$launches" >/dev/null 2>"$work/timing"
+  echo "shim phases, --metrics time, $((4 * launches)) launches: $(grep -o 'timing: .*' "$work/timing")"
+done

@@ -17,7 +17,12 @@ bool LaunchSelector::matches(const std::string &name, const std::string &mangled
 
 LaunchDecision LaunchSelector::decide(const std::string &name, const std::string &mangled, const Dim3 &grid,
                                       const Dim3 &block) {
-  if (!matches(name, mangled))
+  return decideWithMatch(matches(name, mangled), mangled.empty() ? name : mangled, grid, block);
+}
+
+LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::string &signature, const Dim3 &grid,
+                                      const Dim3 &block) {
+  if (!nameMatches)
     return {};
   std::lock_guard<std::mutex> lock(mutex_);
   int64_t position = matched_++;
@@ -28,7 +33,7 @@ LaunchDecision LaunchSelector::decide(const std::string &name, const std::string
   LaunchDecision decision;
   decision.record = true;
   if (canProfile_) {
-    int64_t &profiled = profiledPerSignature_[{mangled.empty() ? name : mangled, grid, block}];
+    int64_t &profiled = profiledPerSignature_[{signature, grid, block}];
     if (samples_ == 0 || profiled < samples_) {
       ++profiled;
       decision.profile = true;

@@ -28,13 +28,17 @@ public:
 
   /// Decides for the next launch, in launch order. Thread-safe.
   LaunchDecision decide(const std::string &name, const std::string &mangled, const Dim3 &grid, const Dim3 &block);
+  /// The same with the name filter's verdict known (matches() is the same for every launch of a kernel);
+  /// signature names the kernel in the per-signature sample counts.
+  LaunchDecision decideWithMatch(bool nameMatches, const std::string &signature, const Dim3 &grid, const Dim3 &block);
+
+  /// Whether --kernel selects a kernel of these names.
+  bool matches(const std::string &name, const std::string &mangled) const;
 
   /// Stops asking for counters (e.g. profiling failed for good).
   void stopProfiling();
 
 private:
-  bool matches(const std::string &name, const std::string &mangled) const;
-
   std::mutex mutex_;
   std::optional<std::regex> kernel_;
   int64_t skip_;

@@ -1,5 +1,7 @@
 // roofcheck-measured-dump FILE: prints a measured file as core's loadMeasuredFile reads it, one line a
 // launch in index order, so lit tests can check what the shim wrote. Exit 2 when the file does not parse.
+#include "TensorFlops.h"
+
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
 
@@ -11,6 +13,17 @@ namespace {
 
 std::string dim(const roofcheck::Dim3 &d) {
   return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
+}
+
+// "fp16:123,tf32:456" (values rounded to integers), or "-" when there are none.
+std::string perType(const std::map<std::string, double> &values) {
+  std::string text;
+  for (const auto &[type, value] : values) {
+    char number[64];
+    std::snprintf(number, sizeof number, "%.0f", value);
+    text += (text.empty() ? "" : ",") + type + ":" + number;
+  }
+  return text.empty() ? "-" : text;
 }
 
 std::string metric(const roofcheck::Launch &l, const std::string &name) {
@@ -45,12 +58,14 @@ int main(int argc, char **argv) {
         nvtx += (nvtx.empty() ? "" : "/") + r;
       roofcheck::MeasuredFlops flops = roofcheck::measuredFlops(l.metrics);
       std::printf("launch %lld %s grid=%s block=%s cluster=%s device=%d stream=%llu timed=%s profiled=%s args=%s nvtx=%s "
-                  "dram_read=%s dram_write=%s fp32=%s\n",
+                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s\n",
                   static_cast<long long>(l.index), l.name.c_str(), dim(l.grid).c_str(), dim(l.block).c_str(), dim(l.cluster).c_str(), l.device,
                   static_cast<unsigned long long>(l.stream), l.durationNs && *l.durationNs > 0 ? "yes" : "no",
                   l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), metric(l, "dram__bytes_read.sum").c_str(),
                   metric(l, "dram__bytes_write.sum").c_str(),
-                  flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-");
+                  flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-",
+                  perType(roofcheck::runtime::tensorOps(l.metrics)).c_str(),
+                  perType(roofcheck::runtime::tensorFlops(l.metrics)).c_str());
     }
     std::printf("launches=%zu\n", launches.size());
     for (const std::string &w : file.warnings)

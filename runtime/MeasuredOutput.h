@@ -35,7 +35,7 @@ public:
   bool isOpen() const { return fd_ >= 0; }
   bool write(const Json &record);
   void append(const Json &record);
-  void appendLine(const std::string &line); ///< one record already dumped, without its newline
+  void appendText(const std::string &lines); ///< records already dumped, each ending with its newline
   bool flush();
   void close(); ///< flushes first
   const std::string &error() const { return error_; }
@@ -46,6 +46,11 @@ private:
   std::string path_;
   std::string error_;
 };
+
+/// Appends one launch record, without its newline, byte for byte as
+/// toJson(launch).dump(-1, ' ', false, Json::error_handler_t::replace) writes it, at a small fraction of
+/// the cost: the shim writes one for every recorded launch.
+void appendLaunchJson(std::string &out, const Launch &launch);
 
 /// Counts the shim writes as its last record ("record": "summary"); loadMeasuredFile skips it.
 struct RunCounts {
@@ -65,8 +70,9 @@ struct FileSummary {
   bool complete = false; ///< the summary record is there (the process ended normally)
 };
 
-/// Reads a measured file through core's loadMeasuredFile (so a file that does not parse is an error)
-/// and takes the counts from its summary record, or from its launch records when the process died.
+/// The counts of a measured file: from its summary record (the last line) when the process ended normally,
+/// reading only the header and that line; otherwise from its launch records, read through core's
+/// loadMeasuredFile. A file whose header or launch records do not parse is an error.
 FileSummary summarizeMeasuredFile(const std::string &path);
 
 /// The measured files in dir whose header carries options.session == session, sorted by name.

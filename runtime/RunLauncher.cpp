@@ -67,6 +67,66 @@ std::string checkedOutputDir(const std::string &dir) {
   return ec ? dir : absolute.string();
 }
 
+std::string reportProgram() { return roofcheck::executableDirectory() + "/roofcheck-report"; }
+
+// Before the program runs, so that a typo costs no run.
+void checkReportInputs(const ReportRequest &report) {
+  if (::access(reportProgram().c_str(), X_OK) != 0)
+    throw Error("--report: roofcheck report is not part of this build (" + reportProgram() + " is missing)");
+  auto readable = [](const std::string &option, const std::string &path) {
+    if (::access(path.c_str(), R_OK) != 0)
+      throw Error(option + " " + path + ": cannot read: " + std::strerror(errno));
+  };
+  for (const std::string &path : report.staticFiles)
+    readable("--static", path);
+  if (report.ceilings)
+    readable("--ceilings", *report.ceilings);
+}
+
+// `roofcheck report` on what the run wrote; its output follows the program's. A report that fails is
+// one warning: the run itself went through.
+void runReport(const ReportRequest &report, const std::vector<FileSummary> &files) {
+  if (files.empty()) {
+    std::fprintf(stderr, "roofcheck-run: warning: --report: no measured file was written, so there is no report\n");
+    return;
+  }
+  std::vector<std::string> args{reportProgram()};
+  if (!report.staticFiles.empty()) {
+    args.push_back("--static");
+    args.insert(args.end(), report.staticFiles.begin(), report.staticFiles.end());
+  }
+  args.push_back("--measured");
+  for (const FileSummary &f : files)
+    args.push_back(f.path);
+  if (report.ceilings) {
+    args.push_back("--ceilings");
+    args.push_back(*report.ceilings);
+  }
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "roofcheck-run: warning: --report: cannot fork: %s\n", std::strerror(errno));
+    return;
+  }
+  if (pid == 0) {
+    ::execv(argv[0], argv.data());
+    std::fprintf(stderr, "roofcheck-run: warning: --report: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    std::fprintf(stderr, "roofcheck-run: warning: --report: roofcheck report exited with %d; the measured files stay\n",
+                 WEXITSTATUS(status));
+  else if (WIFSIGNALED(status))
+    std::fprintf(stderr, "roofcheck-run: warning: --report: roofcheck report ended by signal %d\n", WTERMSIG(status));
+}
+
 int run(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   RunCommandLine line = parseRunCommandLine(args);
@@ -80,6 +140,8 @@ int run(int argc, char **argv) {
   }
   RunOptions options = line.options;
   options.outputDir = checkedOutputDir(options.outputDir);
+  if (line.report.wanted)
+    checkReportInputs(line.report);
   std::string inject = injectLibraryPath();
   if (::access(inject.c_str(), R_OK) != 0)
     throw Error("the shim " + inject + " is missing: build the roofcheck-inject target (or set ROOFCHECK_INJECT_LIBRARY)");
@@ -149,6 +211,8 @@ int run(int argc, char **argv) {
   }
   if (env.injected)
     std::fprintf(stderr, "roofcheck-run: %s\n", summaryLine(summaries).c_str());
+  if (line.report.wanted)
+    runReport(line.report, summaries);
 
   if (WIFEXITED(status))
     return WEXITSTATUS(status);

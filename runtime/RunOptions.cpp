@@ -56,11 +56,15 @@ std::string runUsage() {
          "  --metrics WHAT      time (durations only, no replay), default, or a comma-separated list of\n"
          "                      Nsight Compute metric names\n"
          "  --output-dir DIR    where the measured files go (default: the current directory)\n"
+         "  --report            after PROGRAM, run roofcheck report on the measured files it wrote\n"
+         "  --static FILE...    with --report: roofcheck.static/1 files (end the list with --)\n"
+         "  --ceilings FILE     with --report: a roofcheck.ceilings/1 file\n"
          "  --help              show this text\n"
          "  --version           show the version\n"
          "\n"
          "PROGRAM's standard streams, signals and exit code pass through unchanged; the summary line\n"
-         "goes to standard error.\n";
+         "goes to standard error. With --report the report follows on standard output; a report that\n"
+         "fails is a warning and the exit code is still PROGRAM's.\n";
 }
 
 const std::vector<std::string> &defaultMetrics() {
@@ -152,6 +156,19 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
       line.options.outputDir = take();
       if (line.options.outputDir.empty())
         throw Error("option --output-dir needs a directory");
+    } else if (arg == "--report") {
+      line.report.wanted = true;
+    } else if (arg == "--static") {
+      // One or more files, up to the next option (or "--").
+      size_t before = line.report.staticFiles.size();
+      while (i + 1 < args.size() && !args[i + 1].empty() && args[i + 1][0] != '-')
+        line.report.staticFiles.push_back(args[++i]);
+      if (line.report.staticFiles.size() == before)
+        throw Error("option --static needs a file (see roofcheck run --help)");
+    } else if (option == "--ceilings") {
+      line.report.ceilings = take();
+      if (line.report.ceilings->empty())
+        throw Error("option --ceilings needs a file");
     } else if (arg.size() > 1 && arg[0] == '-') {
       throw Error("unknown option '" + arg + "' (see roofcheck run --help)");
     } else {
@@ -160,6 +177,9 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
   }
   for (; i < args.size(); ++i)
     line.program.push_back(args[i]);
+  if (!line.report.wanted && (!line.report.staticFiles.empty() || line.report.ceilings))
+    throw Error(std::string("option ") + (line.report.ceilings ? "--ceilings" : "--static") +
+                " is for the report: add --report");
   if (line.program.empty())
     throw Error("no program to run: give one after the options, e.g. roofcheck run -- ./app ARGS");
   return line;

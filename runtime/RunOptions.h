@@ -29,9 +29,17 @@ struct RunOptions {
   std::string session;                  ///< set by the launcher so it can find the files of its run
 };
 
+/// `--report`: after the program, `roofcheck report` on the measured files just written.
+struct ReportRequest {
+  bool wanted = false;
+  std::vector<std::string> staticFiles; ///< --static FILE...
+  std::optional<std::string> ceilings;  ///< --ceilings FILE
+};
+
 /// The launcher's command line: options, then PROGRAM ARGS (after "--" or from the first non-option).
 struct RunCommandLine {
   RunOptions options;
+  ReportRequest report;
   std::vector<std::string> program;
   bool help = false;
   bool version = false;

@@ -59,6 +59,8 @@ void CUPTIAPI CuptiActivity::completeBuffer(CUcontext context, uint32_t streamId
                                             size_t validSize) {
   CuptiActivity *self = active;
   if (self && buffer && validSize > 0) {
+    std::vector<KernelRecord> records;
+    records.reserve(validSize / sizeof(CUpti_ActivityKernel10) + 1);
     CUpti_Activity *record = nullptr;
     while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
       if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
@@ -80,9 +82,10 @@ void CUPTIAPI CuptiActivity::completeBuffer(CUcontext context, uint32_t streamId
       if (k->name)
         r.name = k->name;
       r.graphId = k->graphId;
-      self->sink_(r);
+      records.push_back(std::move(r));
     }
-    self->batchDone_();
+    if (!records.empty())
+      self->sink_(std::move(records));
     size_t dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0) {
       self->dropped_ += static_cast<int64_t>(dropped);

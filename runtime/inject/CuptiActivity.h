@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace roofcheck::runtime {
 
@@ -29,15 +30,12 @@ struct KernelRecord {
 
 class CuptiActivity {
 public:
-  using Sink = std::function<void(const KernelRecord &)>;
-  using BatchDone = std::function<void()>;
+  using Sink = std::function<void(std::vector<KernelRecord> &&)>;
 
-  /// sink gets each kernel record, batchDone runs after each buffer. bufferBytes per buffer (about 3,000
+  /// sink gets the kernel records of each completed buffer at once. bufferBytes per buffer (about 3,000
   /// kernel records a MiB), at most maxBuffers outstanding (memory cap = their product).
-  CuptiActivity(Diagnostics &diagnostics, Sink sink, BatchDone batchDone, size_t bufferBytes = 1 << 20,
-                int maxBuffers = 128)
-      : diagnostics_(diagnostics), sink_(std::move(sink)), batchDone_(std::move(batchDone)), bufferBytes_(bufferBytes),
-        maxBuffers_(maxBuffers) {}
+  CuptiActivity(Diagnostics &diagnostics, Sink sink, size_t bufferBytes = 1 << 20, int maxBuffers = 128)
+      : diagnostics_(diagnostics), sink_(std::move(sink)), bufferBytes_(bufferBytes), maxBuffers_(maxBuffers) {}
 
   /// Registers the buffer callbacks and enables kernel records; flushPeriodMs > 0 asks CUPTI to hand
   /// over partly filled buffers that often, so records reach the file while the program runs.
@@ -54,7 +52,6 @@ private:
 
   Diagnostics &diagnostics_;
   Sink sink_;
-  BatchDone batchDone_;
   size_t bufferBytes_;
   int maxBuffers_;
   std::atomic<int> outstanding_{0};

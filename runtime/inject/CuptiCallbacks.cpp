@@ -25,6 +25,11 @@ constexpr CUpti_CallbackId nvtxCallbacks[] = {
     CUPTI_CBID_NVTX_nvtxRangePop,
     CUPTI_CBID_NVTX_nvtxDomainRangePushEx,
     CUPTI_CBID_NVTX_nvtxDomainRangePop,
+    CUPTI_CBID_NVTX_nvtxRangeStartA,
+    CUPTI_CBID_NVTX_nvtxRangeStartEx,
+    CUPTI_CBID_NVTX_nvtxRangeEnd,
+    CUPTI_CBID_NVTX_nvtxDomainRangeStartEx,
+    CUPTI_CBID_NVTX_nvtxDomainRangeEnd,
 };
 
 template <typename Params> void classicLaunch(LaunchCall &call, const Params *p) {
@@ -57,6 +62,11 @@ const char *asciiMessage(const nvtxEventAttributes_t *attributes) {
   if (attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII)
     return attributes->message.ascii;
   return nullptr;
+}
+
+// The id nvtxRangeStart* returned, which its nvtxRangeEnd names; 0 when CUPTI does not give it.
+uint64_t rangeId(const CUpti_NvtxData &data) {
+  return data.functionReturnValue ? *static_cast<const nvtxRangeId_t *>(data.functionReturnValue) : 0;
 }
 
 } // namespace
@@ -174,6 +184,33 @@ void CuptiCallbacks::onNvtx(CUpti_CallbackId id, const CUpti_NvtxData &data) {
   case CUPTI_CBID_NVTX_nvtxDomainRangePop:
     sink_.onNvtxPop();
     break;
+  case CUPTI_CBID_NVTX_nvtxRangeStartA: {
+    const auto *p = static_cast<const nvtxRangeStartA_params *>(data.functionParams);
+    sink_.onNvtxStart(rangeId(data), p ? p->message : nullptr);
+    break;
+  }
+  case CUPTI_CBID_NVTX_nvtxRangeStartEx: {
+    const auto *p = static_cast<const nvtxRangeStartEx_params *>(data.functionParams);
+    sink_.onNvtxStart(rangeId(data), p ? asciiMessage(p->eventAttrib) : nullptr);
+    break;
+  }
+  case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
+    const auto *p = static_cast<const nvtxDomainRangeStartEx_params *>(data.functionParams);
+    sink_.onNvtxStart(rangeId(data), p ? asciiMessage(p->core.eventAttrib) : nullptr);
+    break;
+  }
+  case CUPTI_CBID_NVTX_nvtxRangeEnd: {
+    const auto *p = static_cast<const nvtxRangeEnd_params *>(data.functionParams);
+    if (p)
+      sink_.onNvtxEnd(p->id);
+    break;
+  }
+  case CUPTI_CBID_NVTX_nvtxDomainRangeEnd: {
+    const auto *p = static_cast<const nvtxDomainRangeEnd_params *>(data.functionParams);
+    if (p)
+      sink_.onNvtxEnd(p->core.id);
+    break;
+  }
   default:
     break;
   }

@@ -1,5 +1,5 @@
 // The one class that talks to CUPTI's callback API: subscribes, turns on the driver launch callbacks,
-// context creation/destruction and NVTX ranges, and hands each event to a sink in plain terms.
+// context creation/destruction and NVTX ranges (push/pop and start/end), and hands each event to a sink in plain terms.
 #pragma once
 
 #include "Diagnostics.h"
@@ -38,6 +38,9 @@ public:
   virtual void onContextDestroying(CUcontext context) = 0;
   virtual void onNvtxPush(const char *message) = 0;
   virtual void onNvtxPop() = 0;
+  /// nvtxRangeStart*: a range not tied to a thread, open until onNvtxEnd with the same id.
+  virtual void onNvtxStart(uint64_t id, const char *message) = 0;
+  virtual void onNvtxEnd(uint64_t id) = 0;
 };
 
 class CuptiCallbacks {

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace roofcheck::runtime {
 
 void Diagnostics::warn(const std::string &key, const std::string &message) {
@@ -10,6 +13,11 @@ void Diagnostics::warn(const std::string &key, const std::string &message) {
     return;
   messages_.push_back(message);
   std::fprintf(stderr, "roofcheck: warning: %s\n", message.c_str());
+}
+
+void Diagnostics::trace(const std::string &step) const {
+  if (trace_)
+    std::fprintf(stderr, "roofcheck: trace: [%ld] %s\n", static_cast<long>(::syscall(SYS_gettid)), step.c_str());
 }
 
 std::string Diagnostics::cuptiError(CUptiResult result) {

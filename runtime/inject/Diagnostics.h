@@ -23,6 +23,12 @@ public:
   bool driver(CUresult result, const char *call);
 
   std::vector<std::string> warnings() const;
+
+  /// With ROOFCHECK_SHIM_TRACE=1 in the environment: one stderr line per step of the shim, with the
+  /// thread, so that a run that hangs shows where. Off (the default) it prints nothing.
+  void enableTrace(bool on) { trace_ = on; }
+  bool tracing() const { return trace_; }
+  void trace(const std::string &step) const;
   static std::string cuptiError(CUptiResult result);
   static std::string driverError(CUresult result);
 
@@ -30,6 +36,7 @@ private:
   mutable std::mutex mutex_;
   std::set<std::string> seen_;
   std::vector<std::string> messages_;
+  bool trace_ = false;
 };
 
 } // namespace roofcheck::runtime

@@ -32,6 +32,10 @@ KernelInfo KernelInfoCache::describe(CUfunction function, const char *symbolName
     name = driverName;
   info.mangled = name ? name : "";
   info.name = demangle(info.mangled.c_str());
+  info.selected = !filter_ || filter_(info.name, info.mangled);
+  info.handle = isFunction ? KernelInfo::Handle::Function
+                : isKernel ? KernelInfo::Handle::Kernel
+                           : KernelInfo::Handle::Unknown;
   if (!isFunction && !isKernel) {
     diagnostics_.warn("param-info", "the driver does not describe the parameters of " + info.name +
                                         ": its arguments are not recorded");
@@ -52,7 +56,7 @@ KernelInfo KernelInfoCache::describe(CUfunction function, const char *symbolName
   return info;
 }
 
-std::shared_ptr<const KernelInfo> KernelInfoCache::lookup(CUfunction function, const char *symbolName) {
+std::shared_ptr<KernelInfo> KernelInfoCache::lookup(CUfunction function, const char *symbolName) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = cache_.find(function);
   // A handle can be reused after a module unload: the name tells.
@@ -61,12 +65,8 @@ std::shared_ptr<const KernelInfo> KernelInfoCache::lookup(CUfunction function, c
   return it->second;
 }
 
-std::vector<KernelArgument> KernelInfoCache::arguments(CUfunction function, void **kernelParams, void **extra) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = cache_.find(function);
-  if (it == cache_.end())
-    return {};
-  KernelInfo &info = *it->second;
+std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **kernelParams, void **extra) {
+  std::lock_guard<std::mutex> lock(mutex_); // info.kinds is learned as launches come
   const uint8_t *buffer = nullptr;
   size_t bufferSize = 0;
   if (!kernelParams && extra) {
@@ -105,6 +105,16 @@ std::vector<KernelArgument> KernelInfoCache::arguments(CUfunction function, void
   if (kernelParams)
     return decodeArguments(info.params, kernelParams, info.kinds);
   return decodeArgumentBuffer(info.params, buffer, bufferSize, info.kinds);
+}
+
+void KernelInfoCache::loadCode(const KernelInfo &info, CUfunction handle) {
+  CUfunction function = handle;
+  if (info.handle == KernelInfo::Handle::Unknown)
+    return;
+  if (info.handle == KernelInfo::Handle::Kernel &&
+      !diagnostics_.driver(cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(handle)), "cuKernelGetFunction"))
+    return;
+  diagnostics_.driver(cuFuncLoad(function), "cuFuncLoad");
 }
 
 } // namespace roofcheck::runtime

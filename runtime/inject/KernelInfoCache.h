@@ -1,6 +1,7 @@
 // What the driver says about a kernel, asked once per function handle: its names and parameter layout
-// (cuFuncGetParamInfo, or cuKernelGetParamInfo for a CUkernel), and which 8-byte parameters hold device
-// pointers (their values resolve with cuPointerGetAttribute).
+// (cuFuncGetParamInfo, or cuKernelGetParamInfo for a CUkernel), which 8-byte parameters hold device
+// pointers (their values resolve with cuPointerGetAttribute), and whether --kernel selects it, so that a
+// launch costs no demangling and no regular expression.
 #pragma once
 
 #include "../ArgumentDecoder.h"
@@ -8,6 +9,7 @@
 
 #include <cuda.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +23,10 @@ struct KernelInfo {
   std::string name; ///< demangled
   std::vector<ParamLayout> params;
   std::vector<ParamKind> kinds;
+  bool selected = true;  ///< the name filter's verdict
+  /// What the launch's handle is: cudart hands the driver a CUkernel (context-independent loading) or a
+  /// CUfunction; Unknown when the driver recognises it as neither.
+  enum class Handle { Unknown, Function, Kernel } handle = Handle::Unknown;
 };
 
 /// "foo(int)" from "_Z3fooi"; the input when it is not a mangled name.
@@ -28,18 +34,30 @@ std::string demangle(const char *mangled);
 
 class KernelInfoCache {
 public:
+  using NameFilter = std::function<bool(const std::string &name, const std::string &mangled)>;
+
   explicit KernelInfoCache(Diagnostics &diagnostics) : diagnostics_(diagnostics) {}
 
-  /// The info for function; symbolName is CUPTI's name for the launch (may be null).
-  std::shared_ptr<const KernelInfo> lookup(CUfunction function, const char *symbolName);
+  /// Decides KernelInfo::selected for every function described after this call.
+  void setNameFilter(NameFilter filter) { filter_ = std::move(filter); }
 
-  /// Decodes the launch's arguments; learns which parameters are pointers from their values.
-  std::vector<KernelArgument> arguments(CUfunction function, void **kernelParams, void **extra);
+  /// The info for function; symbolName is CUPTI's name for the launch (may be null).
+  std::shared_ptr<KernelInfo> lookup(CUfunction function, const char *symbolName);
+
+  /// Decodes the arguments of a launch of info's function; learns which parameters are pointers from
+  /// their values.
+  std::vector<KernelArgument> arguments(KernelInfo &info, void **kernelParams, void **extra);
+
+  /// Loads the code of info's function (handle) into the current context now, where CUDA's lazy loading
+  /// would load it inside the launch: before a profiled launch, so that no module load falls into the
+  /// range CUPTI replays.
+  void loadCode(const KernelInfo &info, CUfunction handle);
 
 private:
   KernelInfo describe(CUfunction function, const char *symbolName);
 
   Diagnostics &diagnostics_;
+  NameFilter filter_;
   std::mutex mutex_;
   std::unordered_map<CUfunction, std::shared_ptr<KernelInfo>> cache_;
 };

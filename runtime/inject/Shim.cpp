@@ -23,7 +23,13 @@ namespace roofcheck::runtime {
 
 namespace {
 
-thread_local std::vector<std::string> nvtxStack;
+// This thread's nvtxRangePush ranges: (start order, message).
+thread_local std::vector<std::pair<uint64_t, std::string>> nvtxStack;
+
+// The device of the context this thread launched into last (by CUPTI's context id, never reused): most
+// launches need no lock to know it.
+thread_local uint32_t lastContextUid = 0;
+thread_local int lastDevice = 0;
 
 // The launch this thread is inside of while its counters are being collected.
 struct ProfiledCall {
@@ -88,12 +94,18 @@ Shim &Shim::instance() {
 Shim::Shim()
     : kernels_(diagnostics_), callbacks_(diagnostics_, *this),
       activity_(
-          diagnostics_, [this](const KernelRecord &r) { queueRecord(r); }, [this] { queueBatch(); }),
+          diagnostics_, [this](std::vector<KernelRecord> &&records) { queueBatch(std::move(records)); }),
       host_(diagnostics_),
       profiler_(diagnostics_, host_) {}
 
 int Shim::initialize() {
   std::call_once(initialized_, [this] {
+    const char *timing = std::getenv("ROOFCHECK_SHIM_TIMING");
+    timing_.enable(timing && *timing && std::string(timing) != "0");
+    const char *trace = std::getenv("ROOFCHECK_SHIM_TRACE");
+    diagnostics_.enableTrace(trace && *trace && std::string(trace) != "0");
+    diagnostics_.trace("initialising");
+    int64_t started = timing_.start();
     if (const char *text = std::getenv("ROOFCHECK_OPTIONS"); text && *text) {
       try {
         options_ = runOptionsFromJson(text);
@@ -103,6 +115,8 @@ int Shim::initialize() {
     }
     countersWanted_ = options_.metricsMode != MetricsMode::Time;
     selector_ = std::make_unique<LaunchSelector>(options_, countersWanted_);
+    kernels_.setNameFilter(
+        [this](const std::string &name, const std::string &mangled) { return selector_->matches(name, mangled); });
     // NVML takes a while to start: it does so while the driver creates the first context.
     nvmlReady_ = std::async(std::launch::async, [this] { nvml_ = std::make_unique<NvmlClocks>(); });
     {
@@ -120,7 +134,9 @@ int Shim::initialize() {
     }
     std::thread(&Shim::processQueue, this).detach(); // the Shim is never destroyed
     callbacksOn_ = callbacks_.enable();
-    activity_.enable(100);
+    // Every 10 ms CUPTI hands over the records of finished kernels, so the handler keeps up while the
+    // program runs and little is left for its exit to wait for.
+    activity_.enable(10);
     std::atexit(onExit);
     for (int s : crashSignals) {
       struct sigaction current {};
@@ -128,11 +144,14 @@ int Shim::initialize() {
       if (::sigaction(s, nullptr, &current) == 0 && current.sa_handler == SIG_DFL && !(current.sa_flags & SA_SIGINFO))
         std::signal(s, onCrash);
     }
+    timing_.stop(ShimTiming::Initialize, started);
   });
   return 1;
 }
 
 void Shim::describeDevices() {
+  diagnostics_.trace("describing the devices");
+  int64_t started = timing_.start();
   std::vector<DeviceInfo> devices;
   int count = 0;
   if (!diagnostics_.driver(cuDeviceGetCount(&count), "cuDeviceGetCount"))
@@ -165,6 +184,7 @@ void Shim::describeDevices() {
       info.memoryBytes = static_cast<int64_t>(memory);
     devices.push_back(info);
   }
+  diagnostics_.trace("devices described; waiting for NVML");
   nvmlReady_.wait();
   ClockSample clocks;
   if (!devices.empty())
@@ -179,9 +199,12 @@ void Shim::describeDevices() {
   header_.devices = std::move(devices);
   header_.clocks = clocks;
   header_.driverVersion = driverVersion;
+  timing_.stop(ShimTiming::Describe, started);
+  diagnostics_.trace("clocks and driver version known");
 }
 
 void Shim::configureCounters(CUcontext context, CUdevice device) {
+  diagnostics_.trace("configuring the counters");
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   if (!diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize")) {
     selector_->stopProfiling();
@@ -220,52 +243,100 @@ void Shim::configureCounters(CUcontext context, CUdevice device) {
   header_.replayPasses = host_.passes();
   header_.options["chip"] = host_.chip();
   header_.options["collected_metrics"] = host_.metrics();
+  diagnostics_.trace("counters configured: " + std::to_string(host_.passes().value_or(0)) + " passes");
 }
 
 int Shim::deviceOf(CUcontext context) {
   std::lock_guard<std::mutex> lock(contextMutex_);
   auto it = contextDevice_.find(context);
-  if (it != contextDevice_.end())
-    return it->second;
-  CUdevice device = 0;
-  int index = diagnostics_.driver(cuCtxGetDevice_v2(&device, context), "cuCtxGetDevice") ? static_cast<int>(device) : 0;
-  contextDevice_[context] = index;
-  return index;
+  if (it == contextDevice_.end()) {
+    CUdevice device = 0;
+    int index =
+        diagnostics_.driver(cuCtxGetDevice_v2(&device, context), "cuCtxGetDevice") ? static_cast<int>(device) : 0;
+    it = contextDevice_.emplace(context, index).first;
+  }
+  return it->second;
 }
 
 void Shim::onContextCreated(CUcontext context) {
-  std::call_once(devicesDescribed_, [this] { describeDevices(); });
+  diagnostics_.trace("context created");
+  // The header's devices and clocks (NVML starts slowly) are asked on a thread of their own: the program
+  // goes on meanwhile, and the header is written with the first records, once they are known.
+  std::call_once(describeStarted_, [this] {
+    std::shared_future<void> described = std::async(std::launch::async, [this] { describeDevices(); }).share();
+    std::lock_guard<std::mutex> writing(writerMutex_);
+    devicesDescribed_ = std::move(described);
+  });
   int device = deviceOf(context);
   if (countersWanted_)
     std::call_once(countersConfigured_, [&] { configureCounters(context, device); });
-  writeHeader();
+  diagnostics_.trace("context set up");
 }
 
 void Shim::onContextDestroying(CUcontext context) {
+  diagnostics_.trace("context being destroyed");
   activity_.flushAll();
   profiler_.release(context);
   std::lock_guard<std::mutex> lock(contextMutex_);
   contextDevice_.erase(context);
 }
 
-void Shim::onNvtxPush(const char *message) { nvtxStack.emplace_back(message ? message : ""); }
+void Shim::onNvtxPush(const char *message) { nvtxStack.emplace_back(nvtxOrder_++, message ? message : ""); }
 
 void Shim::onNvtxPop() {
   if (!nvtxStack.empty())
     nvtxStack.pop_back();
 }
 
+void Shim::onNvtxStart(uint64_t id, const char *message) {
+  if (id == 0)
+    return; // no id to end it by
+  std::lock_guard<std::mutex> lock(nvtxMutex_);
+  if (startedRanges_.insert_or_assign(id, NvtxRange{nvtxOrder_++, message ? message : ""}).second)
+    ++startedRangesOpen_;
+}
+
+void Shim::onNvtxEnd(uint64_t id) {
+  std::lock_guard<std::mutex> lock(nvtxMutex_);
+  if (startedRanges_.erase(id))
+    --startedRangesOpen_;
+}
+
+std::vector<std::string> Shim::openNvtxRanges() {
+  std::vector<std::string> ranges;
+  if (startedRangesOpen_.load(std::memory_order_relaxed) == 0) {
+    ranges.reserve(nvtxStack.size());
+    for (const auto &[order, message] : nvtxStack)
+      ranges.push_back(message);
+    return ranges;
+  }
+  std::vector<std::pair<uint64_t, std::string>> all(nvtxStack);
+  {
+    std::lock_guard<std::mutex> lock(nvtxMutex_);
+    for (const auto &[id, range] : startedRanges_)
+      all.emplace_back(range.order, range.message);
+  }
+  std::sort(all.begin(), all.end());
+  for (auto &[order, message] : all)
+    ranges.push_back(std::move(message));
+  return ranges;
+}
+
 void Shim::onLaunch(const LaunchCall &call) {
   if (finished_)
     return;
   if (call.graph) {
-    if (call.entering && !nvtxStack.empty()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      graphNvtx_[call.correlationId] = nvtxStack;
+    if (!call.entering)
+      return;
+    std::vector<std::string> ranges = openNvtxRanges();
+    if (!ranges.empty()) {
+      std::lock_guard<std::mutex> lock(arrivalsMutex_);
+      arrivedGraphRanges_.emplace_back(call.correlationId, std::move(ranges));
     }
     return;
   }
   if (!call.entering) {
+    int64_t started = timing_.start();
     struct ReleaseGate {
       std::shared_timed_mutex &gate;
       ~ReleaseGate() {
@@ -276,32 +347,20 @@ void Shim::onLaunch(const LaunchCall &call) {
         gateHold = GateHold::None;
       }
     } release{launchGate_};
-    if (!profiledCall.active || profiledCall.correlationId != call.correlationId)
+    if (!profiledCall.active || profiledCall.correlationId != call.correlationId) {
+      timing_.stop(ShimTiming::LaunchExit, started);
       return;
+    }
     profiledCall.active = false;
-    auto metrics = profiler_.end(call.context);
-    std::unique_lock<std::mutex> lock(mutex_);
-    auto it = pending_.find(call.correlationId);
-    if (it == pending_.end())
-      return;
-    Pending &p = it->second;
-    p.awaitingMetrics = false;
-    if (metrics) {
-      p.launch.profiled = true;
-      p.launch.metrics = std::move(*metrics);
-      // Under kernel replay CUPTI gives the launch no activity record: its duration is the counter's.
-      auto duration = p.launch.metrics.find("gpu__time_duration.sum");
-      if (!p.timed && duration != p.launch.metrics.end()) {
-        p.launch.durationNs = static_cast<int64_t>(duration->second);
-        p.timed = true;
-      }
+    diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
+    MetricsArrival arrival{call.correlationId, profiler_.end(call.context)};
+    diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
+                       (arrival.metrics ? "collected" : "failed"));
+    {
+      std::lock_guard<std::mutex> lock(arrivalsMutex_);
+      arrivedMetrics_.push_back(std::move(arrival));
     }
-    if (p.timed) {
-      emitLocked(p.launch);
-      pending_.erase(it);
-      lock.unlock();
-      writeReady();
-    }
+    wakeHandler(); // written at once: a crash right after loses no profiled launch
     return;
   }
 
@@ -309,33 +368,47 @@ void Shim::onLaunch(const LaunchCall &call) {
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (cuStreamIsCapturing(call.stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
     return;
+  int64_t started = timing_.start();
   ++seen_;
   int64_t index = nextIndex_++;
-  std::shared_ptr<const KernelInfo> info = kernels_.lookup(call.function, call.symbolName);
-  LaunchDecision decision = selector_->decide(info->name, info->mangled, call.grid, call.block);
+  std::shared_ptr<KernelInfo> info = kernels_.lookup(call.function, call.symbolName);
+  const std::string &signature = info->mangled.empty() ? info->name : info->mangled;
+  LaunchDecision decision = selector_->decideWithMatch(info->selected, signature, call.grid, call.block);
+  if (diagnostics_.tracing())
+    diagnostics_.trace("launch " + std::to_string(index) + " " + info->name + (decision.record ? " recorded" : "") +
+                       (decision.profile ? " profiled" : ""));
   if (countersWanted_ && gateHold == GateHold::None) {
     if (decision.profile && launchGate_.try_lock_for(gateWait))
       gateHold = GateHold::Exclusive;
     else if (!decision.profile && launchGate_.try_lock_shared_for(gateWait))
       gateHold = GateHold::Shared;
   }
-  if (!decision.record)
+  if (!decision.record) {
+    timing_.stop(ShimTiming::LaunchSkipped, started);
     return;
+  }
   Pending p;
+  p.correlationId = call.correlationId;
   Launch &l = p.launch;
   l.index = index;
   l.name = info->name;
   l.mangled = info->mangled;
-  l.device = deviceOf(call.context);
+  if (call.contextUid == 0 || call.contextUid != lastContextUid) {
+    lastDevice = deviceOf(call.context);
+    lastContextUid = call.contextUid;
+  }
+  l.device = lastDevice;
   l.context = call.contextUid;
   l.grid = call.grid;
   l.block = call.block;
   l.cluster = call.cluster;
   l.sharedDynamic = call.sharedDynamic;
-  l.args = kernels_.arguments(call.function, call.kernelParams, call.extra);
-  l.nvtx = nvtxStack;
+  l.args = kernels_.arguments(*info, call.kernelParams, call.extra);
+  l.nvtx = openNvtxRanges();
   if (decision.profile && gateHold == GateHold::Exclusive) {
+    kernels_.loadCode(*info, call.function);
     p.awaitingMetrics = profiler_.begin(call.context);
+    diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (p.awaitingMetrics ? "begun" : "refused"));
     if (!p.awaitingMetrics && profiler_.permanentlyUnavailable())
       selector_->stopProfiling();
   }
@@ -347,22 +420,25 @@ void Shim::onLaunch(const LaunchCall &call) {
                            "cuptiGetStreamIdEx"))
       l.stream = streamId;
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  pending_[call.correlationId] = std::move(p);
+  {
+    std::lock_guard<std::mutex> lock(arrivalsMutex_);
+    arrivedLaunches_.push_back(std::move(p));
+  }
+  timing_.stop(ShimTiming::LaunchKept, started);
 }
 
-void Shim::queueRecord(KernelRecord record) {
-  std::lock_guard<std::mutex> lock(queueMutex_);
-  incoming_.push_back(std::move(record));
-}
-
-void Shim::queueBatch() {
+void Shim::queueBatch(std::vector<KernelRecord> &&records) {
   {
     std::lock_guard<std::mutex> lock(queueMutex_);
-    if (incoming_.empty())
-      return;
-    queue_.push_back(std::move(incoming_));
-    incoming_.clear();
+    queue_.push_back(std::move(records));
+  }
+  queueChanged_.notify_all();
+}
+
+void Shim::wakeHandler() {
+  {
+    std::lock_guard<std::mutex> lock(queueMutex_);
+    arrivalsWaiting_ = true;
   }
   queueChanged_.notify_all();
 }
@@ -370,21 +446,17 @@ void Shim::queueBatch() {
 void Shim::processQueue() {
   std::unique_lock<std::mutex> lock(queueMutex_);
   while (!stopping_) {
-    queueChanged_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty())
-      continue;
-    // Everything queued is matched first and written in one go, so the writes come in large batches
-    // that serialise in parallel even when CUPTI hands over many small buffers.
+    queueChanged_.wait(lock, [this] { return stopping_ || !queue_.empty() || arrivalsWaiting_; });
+    if (stopping_)
+      break;
+    // Everything queued is handled and written in one go: one write(2) however many buffers CUPTI
+    // handed over meanwhile.
     ++busy_;
-    while (!queue_.empty()) {
-      std::vector<KernelRecord> batch = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      for (const KernelRecord &r : batch)
-        onKernelRecord(r);
-      lock.lock();
-    }
+    arrivalsWaiting_ = false;
+    std::deque<std::vector<KernelRecord>> batches;
+    batches.swap(queue_);
     lock.unlock();
+    handleBatches(batches, true);
     writeReady();
     lock.lock();
     --busy_;
@@ -393,29 +465,82 @@ void Shim::processQueue() {
 }
 
 void Shim::drainQueue(bool wait) {
-  queueBatch();
   std::unique_lock<std::mutex> lock(queueMutex_, std::defer_lock);
   if (wait)
     lock.lock();
   else if (!lock.try_lock())
     return;
-  while (!queue_.empty()) {
-    std::vector<KernelRecord> batch = std::move(queue_.front());
-    queue_.pop_front();
-    lock.unlock();
-    for (const KernelRecord &r : batch)
-      onKernelRecord(r);
-    lock.lock();
-  }
   // A batch the handler thread holds is finished in a moment; after a crash it is not waited for.
   if (wait)
     queueChanged_.wait_for(lock, std::chrono::seconds(10), [this] { return busy_ == 0; });
   stopping_ = wait;
+  arrivalsWaiting_ = false;
+  std::deque<std::vector<KernelRecord>> batches;
+  batches.swap(queue_);
+  lock.unlock();
   queueChanged_.notify_all();
+  handleBatches(batches, wait);
 }
 
-void Shim::onKernelRecord(const KernelRecord &r) {
-  std::lock_guard<std::mutex> lock(mutex_);
+void Shim::handleBatches(std::deque<std::vector<KernelRecord>> &batches, bool mayWait) {
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  if (mayWait)
+    lock.lock();
+  else if (!lock.try_lock())
+    return; // after a crash inside the shim: never wait for its locks
+  int64_t started = timing_.start();
+  // The launches of these records all arrived before their kernels ran, so before the records.
+  absorbArrivalsLocked(mayWait);
+  for (const std::vector<KernelRecord> &batch : batches)
+    for (const KernelRecord &r : batch)
+      onKernelRecordLocked(r);
+  timing_.stop(ShimTiming::Match, started);
+}
+
+void Shim::absorbArrivalsLocked(bool mayWait) {
+  std::vector<Pending> launches;
+  std::vector<MetricsArrival> metrics;
+  std::vector<std::pair<uint32_t, std::vector<std::string>>> graphRanges;
+  {
+    std::unique_lock<std::mutex> lock(arrivalsMutex_, std::defer_lock);
+    if (mayWait)
+      lock.lock();
+    else if (!lock.try_lock())
+      return;
+    launches.swap(arrivedLaunches_);
+    metrics.swap(arrivedMetrics_);
+    graphRanges.swap(arrivedGraphRanges_);
+  }
+  for (Pending &p : launches) {
+    uint32_t id = p.correlationId;
+    pending_.insert_or_assign(id, std::move(p));
+  }
+  for (auto &[id, ranges] : graphRanges)
+    graphNvtx_[id] = std::move(ranges);
+  for (MetricsArrival &arrival : metrics) {
+    auto it = pending_.find(arrival.correlationId);
+    if (it == pending_.end())
+      continue;
+    Pending &p = it->second;
+    p.awaitingMetrics = false;
+    if (arrival.metrics) {
+      p.launch.profiled = true;
+      p.launch.metrics = std::move(*arrival.metrics);
+      // Under kernel replay CUPTI gives the launch no activity record: its duration is the counter's.
+      auto duration = p.launch.metrics.find("gpu__time_duration.sum");
+      if (!p.timed && duration != p.launch.metrics.end()) {
+        p.launch.durationNs = static_cast<int64_t>(duration->second);
+        p.timed = true;
+      }
+    }
+    if (p.timed) {
+      emitLocked(std::move(p.launch));
+      pending_.erase(it);
+    }
+  }
+}
+
+void Shim::onKernelRecordLocked(const KernelRecord &r) {
   auto fill = [&](Launch &l) {
     l.durationNs = static_cast<int64_t>(r.end >= r.start ? r.end - r.start : 0);
     l.device = static_cast<int>(r.deviceId);
@@ -434,7 +559,7 @@ void Shim::onKernelRecord(const KernelRecord &r) {
     fill(p.launch);
     p.timed = true;
     if (!p.awaitingMetrics) {
-      emitLocked(p.launch);
+      emitLocked(std::move(p.launch));
       pending_.erase(it);
     }
     return;
@@ -452,13 +577,18 @@ void Shim::onKernelRecord(const KernelRecord &r) {
   fill(l);
   if (auto nvtx = graphNvtx_.find(r.correlationId); nvtx != graphNvtx_.end())
     l.nvtx = nvtx->second;
-  emitLocked(l);
+  emitLocked(std::move(l));
 }
 
 void Shim::writeHeader() {
   std::lock_guard<std::mutex> writing(writerMutex_);
   if (headerWritten_)
     return;
+  if (!devicesDescribed_.valid())
+    return; // no context yet: nothing to describe, nothing to record
+  // Never hang on a driver or NVML call that does not return: the header then goes without them.
+  if (devicesDescribed_.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+    diagnostics_.warn("describe", "the devices and clocks were not known after 5 s: the header goes without them");
   headerWritten_ = true;
   Json header;
   std::string path;
@@ -467,6 +597,7 @@ void Shim::writeHeader() {
     header = toJson(header_);
     path = options_.outputDir + "/" + measuredFileName(header_.pid, header_.rank);
   }
+  diagnostics_.trace("writing the header");
   if (!writer_.open(path)) {
     diagnostics_.warn("output", writer_.error() + ": nothing is recorded (pass a writable --output-dir)");
     return;
@@ -474,11 +605,11 @@ void Shim::writeHeader() {
   writer_.write(header);
 }
 
-void Shim::emitLocked(const Launch &launch) {
+void Shim::emitLocked(Launch &&launch) {
   ++recorded_;
   if (launch.profiled)
     ++profiled_;
-  ready_.push_back(launch);
+  ready_.push_back(std::move(launch));
 }
 
 void Shim::writeReady() {
@@ -490,34 +621,26 @@ void Shim::writeReady() {
   if (batch.empty())
     return;
   writeHeader();
-  std::vector<std::string> lines(batch.size());
-  auto serialise = [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i)
-      lines[i] = toJson(batch[i]).dump(-1, ' ', false, Json::error_handler_t::replace);
-  };
-  // Serialising through core's toJson costs some 20 us a launch on the H200's host: use up to half the
-  // cores (at most 8), in chunks of at least 64 launches.
-  constexpr size_t chunk = 64;
-  size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency() / 2, 1, 8);
-  size_t parts = std::min<size_t>(threads, (batch.size() + chunk - 1) / chunk);
-  size_t per = (batch.size() + parts - 1) / parts;
-  std::vector<std::future<void>> helpers;
-  for (size_t part = 1; part < parts; ++part)
-    helpers.push_back(std::async(std::launch::async, serialise, part * per, std::min(batch.size(), (part + 1) * per)));
-  serialise(0, std::min(batch.size(), per));
-  for (auto &helper : helpers)
-    helper.wait();
+  int64_t started = timing_.start();
+  std::string text;
+  text.reserve(batch.size() * 640);
+  for (const Launch &l : batch) {
+    appendLaunchJson(text, l);
+    text.push_back('\n');
+  }
+  timing_.stop(ShimTiming::Serialise, started);
+  started = timing_.start();
   std::lock_guard<std::mutex> writing(writerMutex_);
-  for (const std::string &line : lines)
-    writer_.appendLine(line);
+  writer_.appendText(text);
   if (writer_.isOpen() && !writer_.flush())
     diagnostics_.warn("write", writer_.error());
+  timing_.stop(ShimTiming::Write, started);
 }
 
 void Shim::writePendingLocked(bool includeUntimed) {
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (it->second.timed || includeUntimed) {
-      emitLocked(it->second.launch);
+      emitLocked(std::move(it->second.launch));
       it = pending_.erase(it);
     } else {
       ++it;
@@ -528,8 +651,14 @@ void Shim::writePendingLocked(bool includeUntimed) {
 void Shim::finish() {
   if (finished_.exchange(true))
     return;
+  diagnostics_.trace("finish: flushing CUPTI's buffers");
+  int64_t started = timing_.start();
   activity_.flushAll();
+  timing_.stop(ShimTiming::FinishFlush, started);
+  started = timing_.start();
   drainQueue(true);
+  timing_.stop(ShimTiming::FinishDrain, started);
+  started = timing_.start();
   RunCounts counts;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -545,6 +674,9 @@ void Shim::finish() {
   std::lock_guard<std::mutex> writing(writerMutex_);
   writer_.append(summaryRecord(counts));
   writer_.close();
+  timing_.stop(ShimTiming::FinishWrite, started);
+  if (timing_.enabled())
+    std::fprintf(stderr, "roofcheck: timing: %s\n", timing_.summary().c_str());
 }
 
 void Shim::finishAfterCrash() {
@@ -558,6 +690,7 @@ void Shim::finishAfterCrash() {
   writePendingLocked(false);
   mutex_.unlock();
   writeReady();
+  writeHeader();
   std::lock_guard<std::mutex> writing(writerMutex_);
   writer_.close();
 }

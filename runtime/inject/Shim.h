@@ -13,13 +13,16 @@
 #include "Diagnostics.h"
 #include "KernelInfoCache.h"
 #include "NvmlClocks.h"
+#include "ShimTiming.h"
 
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <thread>
 #include <future>
+#include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -42,28 +45,40 @@ public:
   void onContextDestroying(CUcontext context) override;
   void onNvtxPush(const char *message) override;
   void onNvtxPop() override;
+  void onNvtxStart(uint64_t id, const char *message) override;
+  void onNvtxEnd(uint64_t id) override;
 
 private:
   Shim();
   struct Pending {
+    uint32_t correlationId = 0;
     Launch launch;
     bool awaitingMetrics = false;
     bool timed = false;
   };
+  /// The counters of a profiled launch (nullopt: collecting them failed).
+  struct MetricsArrival {
+    uint32_t correlationId = 0;
+    std::optional<std::map<std::string, double>> metrics;
+  };
 
-  void onKernelRecord(const KernelRecord &record);
-  // Activity records are copied out of CUPTI's buffers and handled on the shim's own thread, so that
-  // CUPTI (and the program's launches waiting on it) never waits for serialisation.
-  void queueRecord(KernelRecord record);
-  void queueBatch();
-  void processQueue();            ///< the handler thread
-  void drainQueue(bool wait);     ///< handles what is queued on this thread
+  // The program's launch callbacks only hand what they learn to the handler (arrivals, under their own
+  // short lock); joining launches with their activity records, serialising and writing happen on the
+  // handler thread (and at exit), so a launch never waits for those or for the header.
+  void queueBatch(std::vector<KernelRecord> &&records);
+  void wakeHandler();
+  void processQueue();           ///< the handler thread
+  void drainQueue(bool wait);    ///< handles what is queued on this thread (at exit, after a crash)
+  void handleBatches(std::deque<std::vector<KernelRecord>> &batches, bool mayWait);
+  void absorbArrivalsLocked(bool mayWait);
+  void onKernelRecordLocked(const KernelRecord &record);
   void describeDevices();
   void configureCounters(CUcontext context, CUdevice device);
   int deviceOf(CUcontext context);
+  std::vector<std::string> openNvtxRanges(); ///< this thread's push/pop ranges and the started ones
   void writeHeader();
-  void emitLocked(const Launch &launch); ///< queues a finished launch; writeReady() writes it
-  void writeReady();                     ///< serialises the queued launches (in parallel) and writes them
+  void emitLocked(Launch &&launch); ///< queues a finished launch; writeReady() writes it
+  void writeReady();                ///< serialises the queued launches and writes them in one go
   void writePendingLocked(bool includeUntimed);
 
   Diagnostics diagnostics_;
@@ -74,13 +89,14 @@ private:
   CuptiActivity activity_;
   CuptiProfilerHost host_;
   CuptiRangeProfiler profiler_;
+  ShimTiming timing_;
   std::unique_ptr<NvmlClocks> nvml_;
   std::future<void> nvmlReady_;
   bool callbacksOn_ = false;
   bool countersWanted_ = false;
 
   std::once_flag initialized_;
-  std::once_flag devicesDescribed_;
+  std::once_flag describeStarted_;
   std::once_flag countersConfigured_;
   std::atomic<bool> finished_{false};
   std::atomic<int64_t> nextIndex_{0};
@@ -93,18 +109,35 @@ private:
   std::mutex contextMutex_;
   std::unordered_map<CUcontext, int> contextDevice_;
 
+  // nvtxRangeStart/End ranges belong to no thread: open ones by id, in start order (push/pop ranges
+  // share the order, so a launch lists them all outermost first).
+  struct NvtxRange {
+    uint64_t order = 0;
+    std::string message;
+  };
+  std::atomic<uint64_t> nvtxOrder_{0};
+  std::atomic<int> startedRangesOpen_{0}; ///< lets launches skip the lock while none is open
+  std::mutex nvtxMutex_;
+  std::unordered_map<uint64_t, NvtxRange> startedRanges_;
+
+  std::mutex arrivalsMutex_; // the three below: what launch callbacks hand to the handler
+  std::vector<Pending> arrivedLaunches_;
+  std::vector<MetricsArrival> arrivedMetrics_;
+  std::vector<std::pair<uint32_t, std::vector<std::string>>> arrivedGraphRanges_;
+
   std::mutex queueMutex_;
   std::condition_variable queueChanged_;
-  std::vector<KernelRecord> incoming_;
   std::deque<std::vector<KernelRecord>> queue_;
+  bool arrivalsWaiting_ = false;  ///< a profiled launch finished: its record can be written
   int busy_ = 0;                  ///< batches being handled
   bool stopping_ = false;
 
-  std::mutex writerMutex_; // writer_ and headerWritten_; taken before mutex_ when both are needed
+  std::mutex writerMutex_; // writer_, headerWritten_, devicesDescribed_; taken before mutex_ when both are needed
   JsonLinesWriter writer_;
   bool headerWritten_ = false;
+  std::shared_future<void> devicesDescribed_; ///< the header's devices and clocks, asked off the program's threads
 
-  std::mutex mutex_; // everything below
+  std::mutex mutex_; // everything below; never taken by a launch callback
   MeasuredHeader header_;
   std::vector<Launch> ready_;
   std::unordered_map<uint32_t, Pending> pending_;

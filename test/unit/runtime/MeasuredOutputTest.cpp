@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -196,4 +197,71 @@ TEST(MeasuredOutput, AppendedRecordsReachTheFileOnFlush) {
   w.append(toJson(launch(1, false)));
   w.close(); // flushes
   EXPECT_EQ(loadMeasuredFile(path).launches.size(), 2u);
+}
+
+TEST(MeasuredOutput, DirectLaunchJsonIsCoresTextByteForByte) {
+  auto core = [](const Launch &l) { return toJson(l).dump(-1, ' ', false, Json::error_handler_t::replace); };
+  auto direct = [](const Launch &l) {
+    std::string text;
+    appendLaunchJson(text, l);
+    return text;
+  };
+  std::vector<Launch> launches = {Launch{}, launch(0, false), launch(7, true)};
+  Launch extremes = launch(INT64_MAX, true);
+  extremes.context = UINT64_MAX;
+  extremes.stream = 0;
+  extremes.device = -1;
+  extremes.grid = {2147483647, 65535, 65535};
+  extremes.sharedDynamic = 232448;
+  extremes.registers = 255;
+  extremes.args = {{0, 0, 8, "0000200000000000", std::nullopt},
+                   {1, 8, 8, "ffffffffffffffff", -1},
+                   {2, 16, 4, "00000080", INT64_MIN},
+                   {3, 20, 2, "", std::nullopt}};
+  extremes.durationNs = std::nullopt;
+  extremes.metrics = {{"a.sum", 0.0},        {"b.sum", 1.0},         {"c.sum", 1e20},      {"d.sum", 1.5e-7},
+                      {"e.sum", 123456789.125}, {"f.sum", 0.1},       {"g.sum", 1e16},      {"h.sum", 2.5e15},
+                      {"i.sum", -3.0},      {"j.sum", 6.02214076e23}, {"k.sum", 5e-324}};
+  launches.push_back(extremes);
+  // Names and ranges that need escaping, non-ASCII text and bytes that are not UTF-8.
+  Launch text = launch(3, false);
+  text.name = "k<\"quoted\" \\\\ back>(int)\t\n\x01";
+  text.mangled = "_Z1kv\x7f";
+  text.nvtx = {"", "caf\xc3\xa9 \xe2\x82\xac", "bad \xff\xfe byte", "\x1f"};
+  text.metrics = {{"we\"ird", 4.0}};
+  text.profiled = true;
+  launches.push_back(text);
+  for (const Launch &l : launches)
+    EXPECT_EQ(direct(l), core(l));
+  // Records follow one another in one buffer.
+  std::string both;
+  appendLaunchJson(both, launches[1]);
+  appendLaunchJson(both, launches[2]);
+  EXPECT_EQ(both, core(launches[1]) + core(launches[2]));
+}
+
+TEST(MeasuredOutput, SummaryOfACompleteFileComesFromItsLastLine) {
+  TempDir dir;
+  std::string path = dir.file("roofcheck.3.measured.jsonl");
+  {
+    JsonLinesWriter w;
+    ASSERT_TRUE(w.open(path));
+    w.append(toJson(header("s")));
+    for (int i = 0; i < 5; ++i)
+      w.append(toJson(launch(i, i == 0)));
+    RunCounts counts;
+    counts.launchesSeen = 9;
+    counts.launchesRecorded = 5;
+    counts.launchesProfiled = 1;
+    w.append(summaryRecord(counts));
+  }
+  FileSummary s = summarizeMeasuredFile(path);
+  EXPECT_TRUE(s.complete);
+  EXPECT_EQ(s.pid, 4242);
+  EXPECT_EQ(s.counts.launchesSeen, 9);
+  EXPECT_EQ(s.counts.launchesRecorded, 5);
+  // A file whose header is not a measured header is an error even with a summary.
+  std::string bad = dir.file("roofcheck.4.measured.jsonl");
+  std::ofstream(bad) << "{\"schema\": \"roofcheck.static/1\"}\n" << summaryRecord(RunCounts{}).dump() << "\n";
+  EXPECT_THROW(summarizeMeasuredFile(bad), Error);
 }

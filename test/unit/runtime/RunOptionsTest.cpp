@@ -106,3 +106,26 @@ TEST(RunOptions, DefaultMetricsHoldTheFlopAndByteCounters) {
                            "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"})
     EXPECT_NE(std::find(m.begin(), m.end(), name), m.end()) << name;
 }
+
+TEST(RunOptions, ReportWithStaticFilesAndCeilings) {
+  RunCommandLine line = parseRunCommandLine(
+      {"--report", "--static", "a.static.json", "b.static.json", "--ceilings", "h200.json", "--", "./app", "x"});
+  EXPECT_TRUE(line.report.wanted);
+  EXPECT_EQ(line.report.staticFiles, (std::vector<std::string>{"a.static.json", "b.static.json"}));
+  EXPECT_EQ(line.report.ceilings, "h200.json");
+  EXPECT_EQ(line.program, (std::vector<std::string>{"./app", "x"}));
+  // The static list ends at the next option; the report needs neither list.
+  line = parseRunCommandLine({"--static", "s.json", "--report", "--samples", "1", "./app"});
+  EXPECT_EQ(line.report.staticFiles, (std::vector<std::string>{"s.json"}));
+  EXPECT_EQ(line.options.samplesPerSignature, 1);
+  EXPECT_TRUE(parseRunCommandLine({"--report", "./app"}).report.wanted);
+  EXPECT_FALSE(parseRunCommandLine({"./app", "--report"}).report.wanted); // the program's own argument
+}
+
+TEST(RunOptions, ReportInputsNeedReport) {
+  EXPECT_NE(errorOf({"--static", "s.json", "--", "./app"}).find("--static is for the report: add --report"),
+            std::string::npos);
+  EXPECT_NE(errorOf({"--ceilings", "c.json", "./app"}).find("--ceilings is for the report"), std::string::npos);
+  EXPECT_NE(errorOf({"--report", "--static", "--", "./app"}).find("--static needs a file"), std::string::npos);
+  EXPECT_NE(errorOf({"--report", "--ceilings"}).find("--ceilings needs a value"), std::string::npos);
+}
