@@ -60,3 +60,13 @@ if config.with_cuda and gpu_usable():
 # Schema validation needs Debian's python3-jsonschema (scripts/setup.sh installs it).
 if subprocess.run(["/usr/bin/python3", "-c", "import jsonschema"], capture_output=True).returncode == 0:
     config.available_features.add("jsonschema")
+
+# The SARIF 2.1.0 schema that scripts/setup.sh fetches into the build (test/tools/fetch-sarif-schema.py).
+sarif_schema = os.path.join(config.roofcheck_obj_root, "third-party", "sarif-2.1.0-rtm.5.json")
+config.substitutions.append(("%sarif_schema", sarif_schema))
+if os.path.exists(sarif_schema):
+    config.available_features.add("sarif-schema")
+
+# The pre-commit framework (Debian's pre-commit package) and git, for the hook test.
+if shutil.which("pre-commit") and shutil.which("git"):
+    config.available_features.add("pre-commit")

@@ -1,6 +1,8 @@
 #include "DeviceCompiler.h"
+#include "SourceFacts.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/Json.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -15,10 +17,13 @@
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Options/Options.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -27,7 +32,11 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace roofcheck::lint {
 
@@ -152,6 +161,7 @@ public:
     if (presumed.isValid()) {
       kernel.file = presumed.getFilename();
       kernel.line = static_cast<int>(presumed.getLine());
+      kernel.column = static_cast<int>(presumed.getColumn());
     }
     for (unsigned i = 0; i < fd->getNumParams(); ++i) {
       const clang::ParmVarDecl *param = fd->getParamDecl(i);
@@ -162,6 +172,7 @@ public:
       p.size = param->getType()->isIncompleteType() ? 0 : context_->getTypeSizeInChars(param->getType()).getQuantity();
       kernel.params.push_back(p);
     }
+    collectSourceFacts(*context_, fd, kernel);
     sink_.kernels.push_back(std::move(kernel));
     return true;
   }
@@ -211,7 +222,9 @@ Attempt compileOnce(const std::vector<std::string> &commandLine, const std::stri
     llvm::sys::fs::make_absolute(absolute);
     memory->addFile(absolute, 0, llvm::MemoryBuffer::getMemBufferCopy(*replacedSource));
   }
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  // A physical file system of its own: a -working-directory in the command moves its working directory, not
+  // the process's (the shared real one would chdir).
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::createPhysicalFileSystem());
   overlay->pushOverlay(memory);
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
 
@@ -227,6 +240,41 @@ Attempt compileOnce(const std::vector<std::string> &commandLine, const std::stri
   return attempt;
 }
 
+/// The command line without the arguments clang's driver does not know (a GCC-only flag that nvcc's
+/// -forward-unknown-to-host-compiler hands on, an nvcc flag newer than the translator): one such flag would
+/// otherwise stop the whole file. Each dropped argument is noted in `notes`.
+std::vector<std::string> knownArgumentsOnly(const std::vector<std::string> &commandLine,
+                                            std::vector<std::string> &notes) {
+  std::vector<const char *> argv;
+  for (size_t i = 1; i < commandLine.size(); ++i)
+    argv.push_back(commandLine[i].c_str());
+  unsigned missingIndex = 0, missingCount = 0;
+  llvm::opt::InputArgList args = clang::getDriverOptTable().ParseArgs(
+      argv, missingIndex, missingCount, llvm::opt::Visibility(clang::options::ClangOption));
+  std::set<unsigned> unknown;
+  for (const llvm::opt::Arg *arg : args.filtered(clang::options::OPT_UNKNOWN)) {
+    unknown.insert(arg->getIndex());
+    notes.push_back("dropped '" + std::string(arg->getSpelling()) +
+                    "' from the compile command: clang does not know it");
+  }
+  std::vector<std::string> line = {commandLine.front()};
+  for (size_t i = 1; i < commandLine.size(); ++i)
+    if (!unknown.count(static_cast<unsigned>(i - 1)))
+      line.push_back(commandLine[i]);
+  return line;
+}
+
+/// Where a NUL byte sits in the first 64 KiB of the file: source text has none, an object file or an
+/// image does, and clang would report a screen of meaningless syntax errors for it.
+std::optional<size_t> nulByteOffset(const std::string &sourceFile) {
+  std::ifstream in(sourceFile, std::ios::binary);
+  std::string head(65536, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  size_t at = head.find('\0');
+  return at == std::string::npos ? std::nullopt : std::optional<size_t>(at);
+}
+
 std::string firstErrors(const std::vector<CompileError> &errors) {
   if (errors.empty())
     return "clang could not run the compilation";
@@ -236,14 +284,32 @@ std::string firstErrors(const std::vector<CompileError> &errors) {
   return text;
 }
 
+/// BUILD_DIR/compile_commands.json, checked to be JSON before clang reads it: clang's YAML reader prints
+/// its own diagnostics for a file cut short, and its message runs over several lines.
+std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const std::string &buildDir) {
+  std::string path = buildDir + "/compile_commands.json";
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("cannot read the compilation database in " + buildDir +
+                ": no compile_commands.json (CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+  std::stringstream text;
+  text << in.rdbuf();
+  Json parsed = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_array())
+    throw Error("cannot read the compilation database in " + buildDir +
+                ": compile_commands.json is not a JSON array of compile commands");
+  std::string message;
+  std::unique_ptr<clang::tooling::CompilationDatabase> database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+      path, message, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!database)
+    throw Error("cannot read the compilation database in " + buildDir + ": " + message);
+  return database;
+}
+
 } // namespace
 
 std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir, const std::string &sourceFile) {
-  std::string message;
-  std::unique_ptr<clang::tooling::CompilationDatabase> database =
-      clang::tooling::JSONCompilationDatabase::loadFromDirectory(buildDir, message);
-  if (!database)
-    throw Error("cannot read the compilation database in " + buildDir + ": " + message);
+  std::unique_ptr<clang::tooling::CompilationDatabase> database = loadDatabase(buildDir);
   llvm::SmallString<256> absolute(sourceFile);
   llvm::sys::fs::make_absolute(absolute);
   llvm::sys::path::remove_dots(absolute, true);
@@ -254,7 +320,33 @@ std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir,
   if (commands.empty())
     throw Error("no compile command for " + sourceFile + " in " + buildDir +
                 "/compile_commands.json: build the file there first or pass compiler arguments after --");
-  return commands.front().CommandLine;
+  // The command runs in the entry's directory: the source it names there becomes the absolute path, and
+  // clang resolves the other relative paths (-I, options files) from that directory too.
+  const clang::tooling::CompileCommand &entry = commands.front();
+  std::vector<std::string> line = entry.CommandLine;
+  for (size_t i = 1; i < line.size(); ++i) {
+    if (line[i].empty() || line[i][0] == '-' || !llvm::sys::path::is_relative(line[i]))
+      continue;
+    llvm::SmallString<256> resolved(entry.Directory);
+    llvm::sys::path::append(resolved, line[i]);
+    llvm::sys::path::remove_dots(resolved, true);
+    if (resolved == absolute)
+      line[i] = absolute.str().str();
+  }
+  if (!entry.Directory.empty())
+    line.insert(line.begin() + 1, "-working-directory=" + entry.Directory);
+  return line;
+}
+
+std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> database = loadDatabase(buildDir);
+  std::vector<std::string> sources;
+  for (const std::string &file : database->getAllFiles())
+    if (llvm::sys::path::extension(file) == ".cu")
+      sources.push_back(file);
+  if (sources.empty())
+    throw Error("no CUDA file (*.cu) in " + buildDir + "/compile_commands.json");
+  return sources;
 }
 
 DeviceModule compileDevice(const std::vector<std::string> &commandLine, const std::string &sourceFile) {
@@ -263,11 +355,22 @@ DeviceModule compileDevice(const std::vector<std::string> &commandLine, const st
     llvm::InitializeAllTargetInfos();
     llvm::InitializeAllTargets();
     llvm::InitializeAllTargetMCs();
+    // LLVM's own allocations abort with "LLVM ERROR: out of memory" when they fail; the tool's convention
+    // is one error line and exit 2. (LLVM is built without exceptions: no throwing through it.)
+    llvm::install_bad_alloc_error_handler([](void *, const char *, bool) {
+      static const char message[] = "roofcheck-lint: error: out of memory\n";
+      [[maybe_unused]] ssize_t written = ::write(2, message, sizeof message - 1);
+      ::_exit(2);
+    });
   });
 
+  if (std::optional<size_t> nul = nulByteOffset(sourceFile))
+    throw Error("cannot compile the device side of " + sourceFile + ": not a source file (a NUL byte at offset " +
+                std::to_string(*nul) + ")");
   DeviceModule result;
+  const std::vector<std::string> line = knownArgumentsOnly(commandLine, result.recoveredErrors);
   result.context = std::make_unique<llvm::LLVMContext>();
-  Attempt attempt = compileOnce(commandLine, sourceFile, nullptr, *result.context, result.module);
+  Attempt attempt = compileOnce(line, sourceFile, nullptr, *result.context, result.module);
   if (attempt.ok) {
     result.kernels = std::move(attempt.collected.kernels);
     return result;
@@ -303,7 +406,7 @@ DeviceModule compileDevice(const std::vector<std::string> &commandLine, const st
 
   result.module.reset();
   result.context = std::make_unique<llvm::LLVMContext>();
-  Attempt retry = compileOnce(commandLine, sourceFile, &text, *result.context, result.module);
+  Attempt retry = compileOnce(line, sourceFile, &text, *result.context, result.module);
   if (!retry.ok)
     throw Error("cannot compile the device side of " + sourceFile + ": " + firstErrors(attempt.errors));
   result.kernels = std::move(retry.collected.kernels);

@@ -17,13 +17,40 @@ class Module;
 
 namespace roofcheck::lint {
 
+/// A span of one source line: columns [column, endColumn), 1-based.
+struct SourceSpan {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  int endColumn = 0;
+};
+
+/// Where single- or half-precision values are computed in double precision (a `0.5` literal, a double
+/// math function, a double operand), with the mechanical fix when there is one.
+struct Fp64Promotion {
+  SourceSpan where;
+  std::string what;        ///< "the double literal 0.5", "sqrt() on a float argument", ...
+  std::string replacement; ///< replaces `where` to fix it; empty when the fix is not mechanical
+};
+
+/// The index of a subscript on a kernel parameter or global (`out[x * n + y]`).
+struct IndexExpression {
+  SourceSpan where; ///< the index, inside the brackets
+  std::string pointer;
+  std::string text;
+};
+
 struct KernelSource {
   std::string name;    ///< unqualified, with template arguments after '<'
   std::string mangled; ///< the device-side symbol
   std::string file;
   int line = 0;
+  int column = 0; ///< of the kernel's name
   std::vector<KernelParam> params;
   std::string notAnalysed; ///< the compile error that kept its body out, when there was one
+  /// Found in the kernel's body and in the device functions it calls that the main file defines.
+  std::vector<Fp64Promotion> promotions;
+  std::vector<IndexExpression> indexes;
 };
 
 struct DeviceModule {
@@ -36,9 +63,14 @@ struct DeviceModule {
   std::vector<std::string> recoveredErrors; ///< errors in host code that were worked around
 };
 
-/// The compile command (compiler first) that BUILD_DIR/compile_commands.json holds for sourceFile.
+/// The compile command (compiler first) that BUILD_DIR/compile_commands.json holds for sourceFile, made
+/// to run from anywhere: the source named as `sourceFile` made absolute, the entry's directory as clang's
+/// -working-directory.
 /// Throws roofcheck::Error when the database cannot be read or has no entry for the file.
 std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir, const std::string &sourceFile);
+
+/// The CUDA sources (*.cu) that BUILD_DIR/compile_commands.json compiles, in the database's order.
+std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir);
 
 /// Compiles with the full clang command line (see deviceCommandLine). Throws roofcheck::Error with one line
 /// when the device side cannot be compiled.

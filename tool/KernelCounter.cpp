@@ -1,6 +1,7 @@
 #include "KernelCounter.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -14,10 +15,13 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <array>
-#include <memory>
+#include <cmath>
 #include <map>
+#include <memory>
 #include <regex>
 #include <set>
 
@@ -207,19 +211,42 @@ void countInlineAsm(const std::string &text, Flops &flops) {
   }
 }
 
-/// The source location of an instruction; code inlined from another file (a CUDA or clang header) is
-/// reported at its call site in `preferredFile`, where the user wrote it.
+/// Whether a debug location's file is `file` as the command line named it (debug info may spell it
+/// relative to its compilation directory).
+bool isFile(const llvm::DILocation *loc, const std::string &file) {
+  if (file.empty())
+    return false;
+  if (loc->getFilename() == llvm::StringRef(file))
+    return true;
+  llvm::SmallString<256> located(loc->getFilename());
+  if (llvm::sys::path::is_relative(located)) {
+    located = loc->getDirectory();
+    llvm::sys::path::append(located, loc->getFilename());
+  }
+  llvm::SmallString<256> named(file);
+  llvm::sys::fs::make_absolute(named);
+  llvm::sys::path::remove_dots(located, true);
+  llvm::sys::path::remove_dots(named, true);
+  return located == named;
+}
+
+/// A debug location's place; code inlined from another file (a CUDA or clang header) is reported at its
+/// call site in `preferredFile`, where the user wrote it, and named as the user named it.
+std::string locate(const llvm::DILocation *loc, int *line, int *column, const std::string &preferredFile) {
+  while (loc->getInlinedAt() && !isFile(loc, preferredFile))
+    loc = loc->getInlinedAt();
+  *line = static_cast<int>(loc->getLine());
+  *column = static_cast<int>(loc->getColumn());
+  return isFile(loc, preferredFile) ? preferredFile : loc->getFilename().str();
+}
+
+/// The source location of an instruction (see locate).
 std::string locationOf(const llvm::Instruction *inst, int *line, int *column, const std::string &preferredFile = "") {
   *line = 0;
   *column = 0;
   if (!inst || !inst->getDebugLoc())
     return {};
-  const llvm::DILocation *loc = inst->getDebugLoc().get();
-  while (loc->getInlinedAt() && loc->getFilename() != llvm::StringRef(preferredFile))
-    loc = loc->getInlinedAt();
-  *line = static_cast<int>(loc->getLine());
-  *column = static_cast<int>(loc->getColumn());
-  return loc->getFilename().str();
+  return locate(inst->getDebugLoc().get(), line, column, preferredFile);
 }
 
 // ------------------------------------------------------------------------------------------ analysis
@@ -326,6 +353,8 @@ private:
     int64_t bytes;
   };
   std::vector<Access> accessesOf(const llvm::Instruction &inst);
+  /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
+  std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
 
   llvm::Function &f_;
@@ -352,13 +381,8 @@ void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instructi
   Unknown unknown;
   unknown.reason = reason;
   unknown.file = locationOf(where, &unknown.line, &unknown.column, source_.file);
-  if (at) {
-    while (at->getInlinedAt() && at->getFilename() != llvm::StringRef(source_.file))
-      at = at->getInlinedAt();
-    unknown.file = at->getFilename().str();
-    unknown.line = static_cast<int>(at->getLine());
-    unknown.column = static_cast<int>(at->getColumn());
-  }
+  if (at)
+    unknown.file = locate(at, &unknown.line, &unknown.column, source_.file);
   if (unknown.file.empty()) {
     unknown.file = source_.file;
     unknown.line = source_.line;
@@ -1154,7 +1178,12 @@ Flops KernelAnalysis::flopsOf(const llvm::Instruction &inst, std::string *unreso
   }
   if (name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free")
     return flops;
-  *unresolved = "unresolved call to " + name.str();
+  // A device function of the file that survived inlining recurses (or is noinline): its work per call is
+  // not known from here, so the kernel's FLOPs are not either.
+  if (!callee->isDeclaration())
+    *unresolved = "call to " + llvm::demangle(name) + ", which the compiler did not inline (recursion or noinline)";
+  else
+    *unresolved = "unresolved call to " + name.str();
   return flops;
 }
 
@@ -1181,6 +1210,17 @@ std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instr
       add("store", set->getRawDest(), nullptr, length->getSExtValue());
   }
   return out;
+}
+
+std::array<bool, 3> KernelAnalysis::threadDependence(const Linear &lin) const {
+  std::array<bool, 3> depends{false, false, false};
+  for (const auto &[axis, coeff] : lin.axes)
+    if (axis.tid >= 0 && !coeff.isZero())
+      depends[axis.tid] = true;
+  for (const auto &[id, coeff] : lin.iters)
+    if (atoms_[id].kind == AtomKind::Quotient && atoms_[id].quotientAxis.tid >= 0)
+      depends[atoms_[id].quotientAxis.tid] = true;
+  return depends;
 }
 
 /// One arithmetic progression of byte offsets: stride * k for k in [0, count).
@@ -1341,6 +1381,16 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           counted.strideExpr = toExpr(*strideX);
         else
           counted.strideExpr = Expr::integer(0);
+        counted.dependsOnThread = threadDependence(lin);
+        if (Count executions = countBlock(&block); executions.value)
+          counted.requested = (*executions.value * Expr::integer(access.bytes)).simplified();
+        if (const llvm::Loop *loop = li_.getLoopFor(&block)) {
+          int column = 0;
+          if (const llvm::DILocation *start = loopModel(loop).start)
+            counted.loopLine = static_cast<int>(start->getLine());
+          else if (loopModel(loop).where)
+            locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
+        }
 
         std::sort(progressions.begin(), progressions.end(), [&](const Progression &a, const Progression &b) {
           return toExpr(a.stride).str() + "|" + a.count.str() < toExpr(b.stride).str() + "|" + b.count.str();
@@ -1547,6 +1597,14 @@ KernelEstimate KernelAnalysis::run() {
 }
 
 } // namespace
+
+double sectorsPerRequest(int64_t stride, int64_t element) {
+  if (stride == 0)
+    return std::ceil(static_cast<double>(element) / 32.0);
+  if (stride >= 32)
+    return 32.0 * std::ceil(static_cast<double>(element) / 32.0);
+  return std::ceil(static_cast<double>(31 * stride + element) / 32.0);
+}
 
 std::vector<KernelEstimate> countKernels(DeviceModule &device) {
   llvm::PassBuilder builder;

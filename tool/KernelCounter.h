@@ -11,6 +11,7 @@
 #include "roofcheck/Contracts.h"
 #include "roofcheck/Expr.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,14 @@ struct CountedAccess {
   GlobalAccess access;            ///< stride/sectors/coalesced are filled in by the view from strideExpr
   std::optional<Expr> strideExpr; ///< empty when the address is not affine in threadIdx.x
   int64_t elementBytes = 0;
+  /// Bytes that all executions of the access ask the memory system for (executions x access width), before
+  /// any cache; empty when the execution count is unknown. Compared with the ideal bytes, this is the reuse
+  /// the kernel leaves to L1/L2.
+  std::optional<Expr> requested;
+  /// Whether the address changes with threadIdx.x, .y, .z; empty when the address is not affine. An address
+  /// that does not change along a dimension the block spans is loaded again by every thread along it.
+  std::optional<std::array<bool, 3>> dependsOnThread;
+  int loopLine = 0; ///< the line of the innermost loop around the access; 0 outside loops
 };
 
 struct KernelEstimate {
@@ -32,6 +41,9 @@ struct KernelEstimate {
   std::vector<CountedAccess> accesses;
   std::vector<Unknown> unknowns;
 };
+
+/// 32-byte sectors one warp request of 32 threads touches: lanes `stride` bytes apart, `element` bytes each.
+double sectorsPerRequest(int64_t stride, int64_t element);
 
 /// Counts every kernel of the module that the AST reported, in the order the source declares them.
 std::vector<KernelEstimate> countKernels(DeviceModule &device);

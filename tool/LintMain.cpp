@@ -1,8 +1,12 @@
 // roofcheck-lint: estimates ideal FLOPs and bytes of every CUDA kernel from source (`roofcheck lint`).
 #include "DeviceCompiler.h"
+#include "FindingViews.h"
 #include "KernelCounter.h"
+#include "LintConfig.h"
 #include "LintOutput.h"
 #include "NvccArguments.h"
+#include "Suppressions.h"
+#include "rules/RuleEngine.h"
 
 #include "roofcheck/Bindings.h"
 #include "roofcheck/Claims.h"
@@ -11,46 +15,84 @@
 #include "roofcheck/ExitCode.h"
 #include "roofcheck/Version.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
 constexpr const char *Usage =
     "usage: roofcheck lint [options] FILE... [-- COMPILER-ARGS...]\n"
+    "       roofcheck lint -p BUILD_DIR [-j N] [FILE...]\n"
     "\n"
     "Estimates, for every __global__ kernel of each CUDA file, the FLOPs per bucket, the ideal (unique\n"
     "footprint) and predicted (sector-granular) DRAM bytes and the arithmetic intensity, as expressions in\n"
-    "the kernel's parameters and launch dimensions.\n"
+    "the kernel's parameters and launch dimensions, and reports what the rules find (--list-rules).\n"
     "\n"
     "options:\n"
-    "  -p BUILD_DIR          take each file's compile command from BUILD_DIR/compile_commands.json (nvcc or clang)\n"
+    "  -p BUILD_DIR          take each file's compile command from BUILD_DIR/compile_commands.json (nvcc or\n"
+    "                        clang); without FILE, lint every CUDA file of the database\n"
     "  -- ARGS...            compiler arguments for every file (nvcc flags are translated)\n"
+    "  -j N                  lint N files at once, one process each (default 1)\n"
+    "  --changed-files       the FILEs are the files a change touched: lint those that are CUDA translation\n"
+    "                        units (in the database with -p; *.cu otherwise) and skip the rest (pre-commit)\n"
     "  --json FILE           write the roofcheck.static/1 document to FILE\n"
+    "  --sarif FILE          write the findings as SARIF 2.1.0 to FILE\n"
+    "  --quiet               print the findings only, not the estimates\n"
+    "  --rules LIST          rule patterns applied after the configuration's: '-*,roofcheck-claim'\n"
+    "  --config FILE         the configuration to use instead of the nearest .roofcheck.yaml\n"
+    "  --ceilings FILE       roofcheck.ceilings/1, to check `bound` claims (else the configuration's)\n"
+    "  --list-rules          print the rules, whether the configuration enables them, and their options\n"
     "  --kernel NAME         analyse only kernels with this name (with or without template arguments); repeatable\n"
     "  --grid X[,Y[,Z]]      bind gridDim (missing dimensions are 1)\n"
     "  --block X[,Y[,Z]]     bind blockDim (missing dimensions are 1)\n"
     "  --arg NAME=VALUE      bind a kernel parameter; repeatable\n"
-    "  --cuda-gpu-arch ARCH  the one device compilation to analyse (default: the command's first, else sm_90)\n"
+    "  --cuda-gpu-arch ARCH  the one device compilation to analyse (default: the command's first, else the\n"
+    "                        configuration's gpu-arch, else sm_90)\n"
     "  --cuda-path DIR       the CUDA installation (default: $CUDA_PATH, else /usr/local/cuda)\n"
-    "  --help, --version\n";
+    "  --help, --version\n"
+    "\n"
+    "exit status: 0 no findings, 1 findings, 2 error (bad input, nothing written)\n";
 
 struct Options {
   std::vector<std::string> files;
   std::optional<std::string> buildDir;
   std::optional<std::vector<std::string>> extraArgs; ///< after --
   std::optional<std::string> jsonPath;
+  std::optional<std::string> sarifPath;
+  std::optional<std::string> configPath;
+  std::optional<std::string> ceilingsPath;
+  std::string rulePatterns;
   std::set<std::string> kernels;
   roofcheck::Bindings bindings;
   std::string gpuArch;
   std::string cudaPath;
+  int jobs = 1;
+  bool quiet = false;
+  bool changedFiles = false;
+  bool listRules = false;
 };
+
+int parseJobs(const std::string &text) {
+  char *end = nullptr;
+  long jobs = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || jobs < 1 || jobs > 256)
+    throw roofcheck::Error("-j needs a number of processes from 1 to 256, not '" + text + "'");
+  return static_cast<int>(jobs);
+}
 
 Options parseOptions(int argc, char **argv) {
   Options options;
@@ -75,8 +117,26 @@ Options parseOptions(int argc, char **argv) {
       std::exit(roofcheck::ExitSuccess);
     } else if (arg == "-p" || is("-p")) {
       options.buildDir = value("-p");
+    } else if (arg.rfind("-j", 0) == 0 && arg != "-j" && arg.find('=') == std::string::npos) {
+      options.jobs = parseJobs(arg.substr(2));
+    } else if (is("-j")) {
+      options.jobs = parseJobs(value("-j"));
+    } else if (arg == "--changed-files") {
+      options.changedFiles = true;
+    } else if (arg == "--quiet" || arg == "-q") {
+      options.quiet = true;
+    } else if (arg == "--list-rules") {
+      options.listRules = true;
     } else if (is("--json")) {
       options.jsonPath = value("--json");
+    } else if (is("--sarif")) {
+      options.sarifPath = value("--sarif");
+    } else if (is("--config")) {
+      options.configPath = value("--config");
+    } else if (is("--ceilings")) {
+      options.ceilingsPath = value("--ceilings");
+    } else if (is("--rules")) {
+      options.rulePatterns += (options.rulePatterns.empty() ? "" : ",") + value("--rules");
     } else if (is("--kernel")) {
       options.kernels.insert(value("--kernel"));
     } else if (is("--grid")) {
@@ -95,10 +155,12 @@ Options parseOptions(int argc, char **argv) {
       options.files.push_back(arg);
     }
   }
-  if (options.files.empty())
-    throw roofcheck::Error("no input file: give one or more CUDA files (see --help)");
   if (options.buildDir && options.extraArgs)
     throw roofcheck::Error("give either -p BUILD_DIR or compiler arguments after --, not both");
+  if (options.files.empty() && options.buildDir && !options.changedFiles)
+    options.files = roofcheck::lint::cudaSourcesInDatabase(*options.buildDir);
+  if (options.files.empty() && !options.listRules && !options.changedFiles)
+    throw roofcheck::Error("no input file: give one or more CUDA files, or -p BUILD_DIR (see --help)");
   return options;
 }
 
@@ -109,8 +171,222 @@ bool selected(const roofcheck::lint::KernelSource &kernel, const std::set<std::s
   return names.count(kernel.name) || names.count(base) || names.count(kernel.mangled);
 }
 
+roofcheck::lint::LintConfig configFor(const std::string &file, const Options &options) {
+  roofcheck::lint::LintConfig config;
+  if (options.configPath)
+    config = roofcheck::lint::loadConfig(*options.configPath);
+  else if (std::optional<std::string> found = roofcheck::lint::findConfig(file))
+    config = roofcheck::lint::loadConfig(*found);
+  roofcheck::lint::applyRulePatterns(config, options.rulePatterns);
+  return config;
+}
+
+/// The file whose configuration applies to the run as a whole (--list-rules, the SARIF rule list): the first
+/// one given, else a file in the working directory.
+std::string runConfigAnchor(const Options &options) {
+  return options.files.empty() ? (std::filesystem::current_path() / "any.cu").string() : options.files.front();
+}
+
+/// What linting one file produced; crosses the process boundary of -j as JSON.
+struct FileResult {
+  roofcheck::StaticDocument document; ///< the file's kernels
+  std::vector<roofcheck::lint::Finding> findings;
+  int suppressed = 0;
+  std::vector<std::string> warnings;
+  std::string skipped; ///< why a changed file is not linted; "" when it is
+};
+
+roofcheck::Json toJson(const FileResult &r) {
+  roofcheck::Json findings = roofcheck::Json::array();
+  for (const roofcheck::lint::Finding &f : r.findings)
+    findings.push_back(roofcheck::lint::toJson(f));
+  return {{"document", roofcheck::toJson(r.document)},
+          {"findings", findings},
+          {"suppressed", r.suppressed},
+          {"warnings", r.warnings},
+          {"skipped", r.skipped}};
+}
+
+FileResult fileResultFromJson(const roofcheck::Json &json, const std::string &file) {
+  FileResult r;
+  r.document = roofcheck::staticFromJson(json.at("document"), file);
+  for (const roofcheck::Json &f : json.at("findings"))
+    r.findings.push_back(roofcheck::lint::findingFromJson(f));
+  r.suppressed = json.at("suppressed").get<int>();
+  r.warnings = json.at("warnings").get<std::vector<std::string>>();
+  r.skipped = json.at("skipped").get<std::string>();
+  return r;
+}
+
+std::string readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+FileResult lintFile(const std::string &file, const Options &options,
+                    const roofcheck::lint::DeviceCompileOptions &compile) {
+  FileResult result;
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec))
+    throw roofcheck::Error("cannot read " + file + ": no such file");
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw roofcheck::Error("cannot read " + file + ": not a regular file");
+  bool isCudaSource = std::filesystem::path(file).extension() == ".cu";
+  if (options.changedFiles && !options.buildDir && !isCudaSource) {
+    result.skipped = "not a .cu file";
+    return result;
+  }
+  roofcheck::lint::LintConfig config = configFor(file, options);
+  // A database command runs in its entry's directory (-working-directory): the file is named absolutely.
+  const std::string source =
+      options.buildDir ? std::filesystem::absolute(file).lexically_normal().string() : file;
+  std::vector<std::string> userFlags;
+  std::string firstArch;
+  if (options.buildDir) {
+    std::vector<std::string> command;
+    try {
+      command = roofcheck::lint::compileCommandFromDatabase(*options.buildDir, source);
+    } catch (const roofcheck::Error &) {
+      if (!options.changedFiles)
+        throw;
+      result.skipped = "no compile command in " + *options.buildDir;
+      return result;
+    }
+    userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
+  } else if (options.extraArgs) {
+    std::vector<std::string> command = {"clang++"};
+    command.insert(command.end(), options.extraArgs->begin(), options.extraArgs->end());
+    userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
+  }
+  std::vector<std::string> line = roofcheck::lint::deviceCommandLine(
+      userFlags, firstArch.empty() ? config.gpuArch : firstArch, source, compile);
+  std::string arch;
+  for (const std::string &a : line)
+    if (a.rfind("--cuda-gpu-arch=", 0) == 0)
+      arch = a.substr(16);
+  roofcheck::lint::DeviceModule device = roofcheck::lint::compileDevice(line, source);
+  if (device.kernels.empty()) {
+    if (options.changedFiles) {
+      result.skipped = "no __global__ kernel";
+      return result;
+    }
+    throw roofcheck::Error("no __global__ kernel in " + file + ": nothing to estimate");
+  }
+  std::vector<roofcheck::lint::KernelSource> chosen;
+  for (const roofcheck::lint::KernelSource &k : device.kernels)
+    if (selected(k, options.kernels))
+      chosen.push_back(k);
+  device.kernels = chosen;
+  std::vector<roofcheck::lint::KernelEstimate> estimates = roofcheck::lint::countKernels(device);
+  result.document = roofcheck::lint::buildStaticDocument(estimates, options.bindings, arch);
+  roofcheck::attachClaimComments(result.document);
+
+  std::optional<roofcheck::CeilingsDocument> ceilings;
+  if (options.ceilingsPath || !config.ceilings.empty())
+    ceilings = roofcheck::loadCeilingsFile(options.ceilingsPath ? *options.ceilingsPath : config.ceilings);
+  result.findings = roofcheck::lint::runRules(estimates, result.document, options.bindings, config,
+                                              ceilings ? &*ceilings : nullptr);
+  std::vector<roofcheck::lint::Suppression> suppressions =
+      roofcheck::lint::findSuppressions(readText(file), source, result.warnings);
+  result.suppressed = roofcheck::lint::applySuppressions(result.findings, suppressions, result.document.kernels);
+  return result;
+}
+
+/// Lints the files in `jobs` processes at once; results in the order of the files. The first error, in
+/// file order, is thrown once every process has ended.
+std::vector<FileResult> lintInParallel(const Options &options, const roofcheck::lint::DeviceCompileOptions &compile) {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string dirPattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/roofcheck-lint-XXXXXX";
+  std::vector<char> buffer(dirPattern.begin(), dirPattern.end());
+  buffer.push_back('\0');
+  const char *dir = mkdtemp(buffer.data());
+  if (!dir)
+    throw roofcheck::Error(std::string("cannot make a temporary directory for -j: ") + std::strerror(errno));
+  std::string workDir = dir;
+  auto resultPath = [&](size_t i) { return workDir + "/" + std::to_string(i) + ".json"; };
+
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::map<pid_t, size_t> running;
+  std::vector<int> status(options.files.size(), 0);
+  size_t next = 0;
+  while (next < options.files.size() || !running.empty()) {
+    while (next < options.files.size() && static_cast<int>(running.size()) < options.jobs) {
+      pid_t pid = fork();
+      if (pid < 0)
+        throw roofcheck::Error(std::string("cannot start a lint process: ") + std::strerror(errno));
+      if (pid == 0) {
+        roofcheck::Json out;
+        int code = roofcheck::ExitSuccess;
+        try {
+          out = toJson(lintFile(options.files[next], options, compile));
+        } catch (const std::exception &e) {
+          out = {{"error", e.what()}};
+          code = roofcheck::ExitBadInput;
+        }
+        std::ofstream(resultPath(next)) << out.dump();
+        std::_Exit(code);
+      }
+      running[pid] = next++;
+    }
+    int wstatus = 0;
+    pid_t done = waitpid(-1, &wstatus, 0);
+    if (done < 0 && errno == EINTR)
+      continue;
+    if (done < 0)
+      break;
+    if (auto found = running.find(done); found != running.end()) {
+      status[found->second] = wstatus;
+      running.erase(found);
+    }
+  }
+
+  std::vector<FileResult> results;
+  std::optional<std::string> firstError;
+  for (size_t i = 0; i < options.files.size() && !firstError; ++i) {
+    const std::string &file = options.files[i];
+    if (WIFSIGNALED(status[i])) {
+      firstError = "linting " + file + " crashed (signal " + std::to_string(WTERMSIG(status[i])) + ")";
+      continue;
+    }
+    roofcheck::Json json = roofcheck::Json::parse(readText(resultPath(i)), nullptr, false);
+    if (json.is_discarded() || (json.contains("error") && !json.at("error").is_string()))
+      firstError = "linting " + file + " ended without a result (exit status " + std::to_string(WEXITSTATUS(status[i])) + ")";
+    else if (json.contains("error"))
+      firstError = json.at("error").get<std::string>();
+    else
+      results.push_back(fileResultFromJson(json, file));
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(workDir, ec);
+  if (firstError)
+    throw roofcheck::Error(*firstError);
+  return results;
+}
+
+void listRules(const Options &options) {
+  roofcheck::lint::LintConfig config = configFor(runConfigAnchor(options), options);
+  for (const auto &rule : roofcheck::lint::allRules()) {
+    std::printf("%-32s %-8s %s\n", rule->id().c_str(), config.enabled(rule->id()) ? "enabled" : "disabled",
+                rule->summary().c_str());
+    roofcheck::lint::RuleSettings settings(config.options);
+    for (const roofcheck::lint::RuleOption &option : rule->options())
+      std::printf("%-32s   %s.%s = %s: %s\n", "", rule->id().c_str(), option.name.c_str(),
+                  roofcheck::lint::formatNumber(settings.option(rule->id(), option)).c_str(),
+                  option.description.c_str());
+  }
+  if (!config.path.empty())
+    std::printf("configuration: %s\n", config.path.c_str());
+}
+
 int lint(int argc, char **argv) {
   Options options = parseOptions(argc, argv);
+  if (options.listRules) {
+    listRules(options);
+    return roofcheck::ExitSuccess;
+  }
   roofcheck::lint::DeviceCompileOptions compile;
   compile.gpuArch = options.gpuArch;
   compile.cudaPath = !options.cudaPath.empty()                      ? options.cudaPath
@@ -121,50 +397,69 @@ int lint(int argc, char **argv) {
     throw roofcheck::Error("no CUDA installation at " + compile.cudaPath +
                            " (include/cuda_runtime.h is missing): pass --cuda-path DIR or set CUDA_PATH");
 
-  std::vector<roofcheck::lint::KernelEstimate> estimates;
-  std::string arch;
-  std::set<std::string> seen;
-  for (const std::string &file : options.files) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
-      throw roofcheck::Error("cannot read " + file + ": no such file");
-    std::vector<std::string> userFlags;
-    std::string firstArch;
-    if (options.buildDir)
-      userFlags = roofcheck::lint::translateCompileCommand(
-          roofcheck::lint::compileCommandFromDatabase(*options.buildDir, file), file, &firstArch);
-    else if (options.extraArgs) {
-      std::vector<std::string> command = {"clang++"};
-      command.insert(command.end(), options.extraArgs->begin(), options.extraArgs->end());
-      userFlags = roofcheck::lint::translateCompileCommand(command, file, &firstArch);
+  std::vector<FileResult> results;
+  if (options.jobs > 1 && options.files.size() > 1)
+    results = lintInParallel(options, compile);
+  else
+    for (const std::string &file : options.files)
+      results.push_back(lintFile(file, options, compile));
+
+  // One document and one list of findings; a kernel defined in a header shared by two files counts once.
+  roofcheck::StaticDocument document = roofcheck::lint::buildStaticDocument({}, options.bindings, "");
+  std::vector<roofcheck::lint::Finding> findings;
+  std::set<std::string> seenKernels;
+  std::set<std::string> seenFindings;
+  int suppressed = 0, linted = 0, skipped = 0;
+  for (FileResult &r : results) {
+    if (!r.skipped.empty()) {
+      ++skipped;
+      continue;
     }
-    std::vector<std::string> line = roofcheck::lint::deviceCommandLine(userFlags, firstArch, file, compile);
-    for (const std::string &a : line)
-      if (a.rfind("--cuda-gpu-arch=", 0) == 0)
-        arch = a.substr(16);
-    roofcheck::lint::DeviceModule device = roofcheck::lint::compileDevice(line, file);
-    if (device.kernels.empty())
-      throw roofcheck::Error("no __global__ kernel in " + file + ": nothing to estimate");
-    std::vector<roofcheck::lint::KernelSource> chosen;
-    for (const roofcheck::lint::KernelSource &k : device.kernels)
-      if (selected(k, options.kernels) && seen.insert(k.mangled).second)
-        chosen.push_back(k);
-    device.kernels = chosen;
-    for (roofcheck::lint::KernelEstimate &e : roofcheck::lint::countKernels(device))
-      estimates.push_back(std::move(e));
+    ++linted;
+    if (!r.document.arch.empty())
+      document.arch = r.document.arch;
+    for (roofcheck::StaticKernel &k : r.document.kernels)
+      if (seenKernels.insert(k.mangled).second)
+        document.kernels.push_back(std::move(k));
+    for (roofcheck::lint::Finding &f : r.findings)
+      if (seenFindings.insert(roofcheck::lint::toJson(f).dump()).second)
+        findings.push_back(std::move(f));
+    suppressed += r.suppressed;
+    for (const std::string &w : r.warnings)
+      std::fprintf(stderr, "roofcheck-lint: warning: %s\n", w.c_str());
   }
-  if (estimates.empty()) {
+  roofcheck::lint::sortFindings(findings);
+  if (document.kernels.empty() && !options.kernels.empty()) {
     std::string names;
     for (const std::string &n : options.kernels)
       names += (names.empty() ? "" : ", ") + n;
     throw roofcheck::Error("no kernel named " + names + " in the given files");
   }
-  roofcheck::StaticDocument document = roofcheck::lint::buildStaticDocument(estimates, options.bindings, arch);
-  roofcheck::attachClaimComments(document);
+
+  roofcheck::lint::SourceLines sources;
+  if (options.sarifPath) {
+    std::vector<const roofcheck::lint::Rule *> ran;
+    roofcheck::lint::LintConfig config = configFor(runConfigAnchor(options), options);
+    for (const auto &rule : roofcheck::lint::allRules())
+      if (config.enabled(rule->id()))
+        ran.push_back(rule.get());
+    roofcheck::writeJsonFile(*options.sarifPath,
+                             roofcheck::lint::sarifLog(findings, ran, std::filesystem::current_path().string(), sources));
+  }
   if (options.jsonPath)
     roofcheck::saveStaticFile(*options.jsonPath, document);
-  std::cout << roofcheck::lint::renderText(document);
-  return roofcheck::ExitSuccess;
+  if (!options.quiet)
+    std::cout << roofcheck::lint::renderText(document);
+  std::cout << roofcheck::lint::renderDiagnostics(findings, sources) << std::flush;
+  if (!findings.empty() || suppressed > 0 || skipped > 0) {
+    int errors = 0;
+    for (const roofcheck::lint::Finding &f : findings)
+      errors += f.severity == roofcheck::lint::Severity::Error;
+    std::fprintf(stderr, "roofcheck-lint: %zu finding%s (%d error%s), %d suppressed, in %d file%s linted, %d skipped\n",
+                 findings.size(), findings.size() == 1 ? "" : "s", errors, errors == 1 ? "" : "s", suppressed, linted,
+                 linted == 1 ? "" : "s", skipped);
+  }
+  return findings.empty() ? roofcheck::ExitSuccess : roofcheck::ExitFindings;
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 #include "LintOutput.h"
+#include "rules/Rule.h"
 
 #include "roofcheck/Version.h"
 
-#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -11,32 +11,6 @@ namespace {
 
 Quantity quantity(const std::optional<Expr> &e, const Bindings &bindings) {
   return e ? Quantity::of(*e, bindings) : Quantity::unknown();
-}
-
-std::optional<double> evaluate(const Expr &e, const Bindings &bindings) {
-  try {
-    return e.substituted(bindings).evaluate(bindings).toDouble();
-  } catch (const Error &) {
-    return std::nullopt;
-  }
-}
-
-/// 32-byte sectors one warp request of 32 threads touches: lanes `stride` bytes apart, `element` bytes each.
-double sectorsPerRequest(int64_t stride, int64_t element) {
-  if (stride == 0)
-    return std::ceil(static_cast<double>(element) / 32.0);
-  if (stride >= 32)
-    return 32.0 * std::ceil(static_cast<double>(element) / 32.0);
-  return std::ceil(static_cast<double>(31 * stride + element) / 32.0);
-}
-
-std::string number(double v) {
-  char text[64];
-  if (std::fabs(v) < 9.0e15 && v == std::floor(v))
-    std::snprintf(text, sizeof text, "%.0f", v);
-  else
-    std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
 }
 
 void line(std::ostringstream &out, const char *label, const Quantity &q) {
@@ -48,8 +22,8 @@ void line(std::ostringstream &out, const char *label, const Quantity &q) {
     return;
   }
   out << q.expr;
-  if (q.value && q.expr != number(*q.value))
-    out << " = " << number(*q.value);
+  if (q.value && q.expr != formatNumber(*q.value))
+    out << " = " << formatNumber(*q.value);
   out << "\n";
 }
 
@@ -85,7 +59,7 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     for (const CountedAccess &counted : e.accesses) {
       GlobalAccess a = counted.access;
       if (counted.strideExpr) {
-        if (std::optional<double> stride = evaluate(*counted.strideExpr, bindings)) {
+        if (std::optional<double> stride = valueUnder(*counted.strideExpr, bindings)) {
           int64_t s = static_cast<int64_t>(std::llabs(static_cast<long long>(*stride)));
           a.strideBytes = static_cast<int64_t>(*stride);
           a.sectorsPerRequest = sectorsPerRequest(s, counted.elementBytes);
@@ -126,7 +100,7 @@ std::string renderText(const StaticDocument &document) {
     for (const GlobalAccess &a : k.accesses) {
       out << "  " << a.file << ":" << a.line << ":" << a.column << ": " << a.kind << " " << a.pointer;
       if (a.strideBytes) {
-        out << ": stride " << *a.strideBytes << " B, " << number(*a.sectorsPerRequest) << " sectors/request, "
+        out << ": stride " << *a.strideBytes << " B, " << formatNumber(*a.sectorsPerRequest) << " sectors/request, "
             << (*a.coalesced ? "coalesced" : "uncoalesced");
       } else {
         out << ": stride unknown";

@@ -12,41 +12,87 @@ namespace {
 
 bool startsWith(const std::string &s, const std::string &prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
-/// nvcc (and host-compiler) flags whose value is the next argument; both are dropped.
-const std::set<std::string> droppedWithValue = {
-    "-o", "--output-file", "-ccbin", "--compiler-bindir", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options",
-    "-Xlinker", "--linker-options", "-Xcudafe", "-Xarchive", "--archive-options", "-maxrregcount", "--maxrregcount",
-    "-t", "--threads", "-x", "-MF", "-MT", "-MQ", "-code", "--gpu-code", "-gencode", "--generate-code", "-arch",
-    "--gpu-architecture", "-diag-suppress", "--diag-suppress", "-diag-error", "--diag-error", "-diag-warn",
-    "--diag-warn", "--Werror", "-odir", "--output-directory", "-dlto", "--default-stream", "-default-stream",
-    "-lineinfo-level", "-split-compile", "--split-compile", "--keep-dir", "-keep-dir", "-cudart",
-    "--cudart", "-cudadevrt", "--cudadevrt", "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt",
-    "-fmad", "--fmad", "-Xclang-device", "-time", "--time", "-dep-file", "--dependency-output", "-MJ",
-    "-relocatable-device-code", "--relocatable-device-code", "--offload-arch", "--cuda-gpu-arch"};
+// The tables hold every option of nvcc 13 (`nvcc --help`), in both spellings, that a clang device-side
+// syntax check has no use for, plus the clang and host-compiler flags of the same kind. An nvcc option
+// missing here would reach clang and stop the file with "unknown argument".
 
-/// Flags without a value that mean nothing to a clang device-side compilation.
+/// Flags whose value is the next argument ("-flag value") or follows '=' ("-flag=value"); dropped with it.
+const std::set<std::string> droppedWithValue = {
+    // nvcc 13
+    "--output-file", "-o", "--library", "-l", "--library-path", "-L", "--output-directory", "-odir",
+    "--compiler-bindir", "-ccbin", "--archiver-binary", "-arbin", "--cudart", "-cudart", "--cudadevrt", "-cudadevrt",
+    "--libdevice-directory", "-ldir", "--target-directory", "-target-dir", "--optimization-info", "-opt-info",
+    "--optimize", "--Ofast-compile", "-Ofc", "--dopt", "-dopt", "--machine", "-m", "--linker-options", "-Xlinker",
+    "--archive-options", "-Xarchive", "--ptxas-options", "-Xptxas", "--nvlink-options", "-Xnvlink",
+    "--static-global-template-stub", "-static-global-template-stub", "--device-entity-has-hidden-visibility",
+    "-device-entity-has-hidden-visibility", "--threads", "-t", "--split-compile", "-split-compile",
+    "--split-compile-extended", "-split-compile-extended", "--fdevice-time-trace", "-fdevice-time-trace",
+    "--keep-dir", "-keep-dir", "--time", "-time", "--run-args", "-run-args", "--input-drive-prefix", "-idp",
+    "--dependency-drive-prefix", "-ddp", "--drive-prefix", "-dp", "--dependency-target-name", "-MT",
+    "--dependency-output", "-MF", "--gpu-architecture", "-arch", "--gpu-code", "-code", "--generate-code",
+    "-gencode", "--relocatable-device-code", "-rdc", "--entries", "-e", "--maxrregcount", "-maxrregcount", "--ftz",
+    "-ftz", "--prec-div", "-prec-div", "--prec-sqrt", "-prec-sqrt", "--fmad", "-fmad", "--default-stream",
+    "-default-stream", "--Werror", "--diag-error", "-diag-error", "--diag-suppress", "-diag-suppress",
+    "--diag-warn", "-diag-warn", "--host-linker-script", "-hls", "--brief-diagnostics", "-brief-diag",
+    "--jump-table-density", "-jtd", "--device-stack-protector", "-device-stack-protector", "--compress-mode",
+    "-compress-mode", "--frandom-seed", "-frandom-seed", "--sanitize", "-sanitize", "--x", "-x", "-Xcudafe",
+    "-Xfatbin", "--fatbin-options", "-lineinfo-level", "--qpp-config", "-qpp-config",
+    // clang and host compilers
+    "-MQ", "-MJ", "-dep-file", "--offload-arch", "--cuda-gpu-arch", "--cuda-path", "-Xclang-device"};
+
+/// Flags without a value that mean nothing to a clang device-side syntax check.
 const std::set<std::string> droppedAlone = {
-    "-c", "--compile", "-lineinfo", "--generate-line-info", "-g", "-G", "--device-debug", "--use_fast_math",
-    "-use_fast_math", "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--expt-extended-lambda",
-    "-expt-extended-lambda", "--extended-lambda", "-extended-lambda", "-forward-unknown-to-host-compiler",
-    "--forward-unknown-to-host-compiler", "-forward-unknown-to-host-linker", "--keep", "-keep", "-res-usage",
-    "--resource-usage", "-v", "--verbose", "-MD", "-MMD", "-M", "-MM", "-MP", "-E", "-S", "-fsyntax-only",
-    "-cuda", "--cuda", "-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin", "-dw", "-dlink",
-    "--device-link", "-lib", "--lib", "-shared", "--shared", "-w", "-Werror", "-pipe", "-nocudalib",
-    "--cuda-device-only", "--cuda-host-only", "--no-cuda-version-check", "-restrict", "--restrict",
-    "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "-Wno-deprecated-declarations",
-    "--display-error-number", "-err-no", "--no-display-error-number", "-no-err-no"};
+    // nvcc 13
+    "--cuda", "-cuda", "--cubin", "-cubin", "--fatbin", "-fatbin", "--ptx", "-ptx", "--optix-ir", "-optix-ir",
+    "--ltoir", "-ltoir", "--preprocess", "-E", "--generate-dependencies", "-M", "--generate-nonsystem-dependencies",
+    "-MM", "--generate-dependencies-with-compile", "-MD", "--generate-nonsystem-dependencies-with-compile", "-MMD",
+    "--generate-dependency-targets", "-MP", "--compile", "-c", "--device-w", "-dw", "--device-link", "-dlink",
+    "--link", "-link", "--lib", "-lib", "--run", "-run", "--objdir-as-tempdir", "-objtemp",
+    "--allow-unsupported-compiler", "-allow-unsupported-compiler", "--use-local-env", "-use-local-env",
+    "--force-cl-env-setup", "-force-cl-env-setup", "--profile", "-pg", "--debug", "-g", "--device-debug", "-G",
+    "--generate-line-info", "-lineinfo", "--dlink-time-opt", "-dlto", "--lto", "-lto", "--gen-opt-lto",
+    "-gen-opt-lto", "--no-exceptions", "-noeh", "--shared", "-shared", "--no-host-device-initializer-list",
+    "-nohdinitlist", "--no-host-device-move-forward", "-nohdmoveforward", "--expt-relaxed-constexpr",
+    "-expt-relaxed-constexpr", "--extended-lambda", "-extended-lambda", "--expt-extended-lambda",
+    "-expt-extended-lambda", "--m64", "-m64", "--forward-unknown-to-host-compiler", "-forward-unknown-to-host-compiler",
+    "--forward-unknown-to-host-linker", "-forward-unknown-to-host-linker", "--forward-unknown-opts",
+    "-forward-unknown-opts", "--dont-use-profile", "-noprof", "--dryrun", "-dryrun", "--verbose", "-v",
+    "--fdevice-syntax-only", "-fdevice-syntax-only", "--keep", "-keep", "--save-temps", "-save-temps",
+    "--clean-targets", "-clean", "--no-align-double", "--no-device-link", "-nodlink", "--use_fast_math",
+    "-use_fast_math", "--extra-device-vectorization", "-extra-device-vectorization", "--disable-warnings", "-w",
+    "--keep-device-functions", "-keep-device-functions", "--source-in-ptx", "-src-in-ptx", "--restrict",
+    "-restrict", "--Wreorder", "-Wreorder", "--Wdefault-stream-launch", "-Wdefault-stream-launch",
+    "--Wmissing-launch-bounds", "-Wmissing-launch-bounds", "--Wext-lambda-captures-this",
+    "-Wext-lambda-captures-this", "--Wno-deprecated-declarations", "-Wno-deprecated-declarations",
+    "--Wno-deprecated-gpu-targets", "-Wno-deprecated-gpu-targets", "--resource-usage", "-res-usage",
+    "--extensible-whole-program", "-ewp", "--no-compress", "-no-compress", "--compile-as-tools-patch",
+    "-astoolspatch", "--list-gpu-code", "-code-ls", "--list-gpu-arch", "-arch-ls", "--display-error-number",
+    "-err-no", "--no-display-error-number", "-no-err-no", "--augment-host-linker-script", "-aug-hls",
+    "--relocatable-link", "-r", "--relocatable-ptx", "-reloc-ptx", "--jobserver", "-jobserver", "--help", "-h",
+    "--version", "-V",
+    // clang and host compilers
+    "-S", "-fsyntax-only", "-Werror", "-pipe", "-nocudalib", "--cuda-device-only", "--cuda-host-only",
+    "--no-cuda-version-check"};
+
+/// Flags of both compilers whose value is the next argument: kept, with the value as it is, whatever it
+/// looks like ("-D" "-x" defines a macro named -x; it is not the language flag).
+const std::set<std::string> keptWithValue = {"-I", "-D", "-U", "-isystem", "-include", "-idirafter", "-iquote",
+                                             "-imacros", "-Xclang", "-isysroot", "--sysroot", "-iprefix"};
 
 /// "sm_90" from "sm_90", "compute_90", "sm_90a"; empty when the text names no concrete architecture
-/// (native, all, all-major).
+/// (native, all, all-major) or is not an architecture name at all.
 std::string archName(const std::string &text) {
-  std::string value = text;
   for (const char *prefix : {"compute_", "sm_", "lto_"}) {
-    if (startsWith(value, prefix)) {
-      std::string digits = value.substr(std::string(prefix).size());
-      if (!digits.empty() && std::isdigit(static_cast<unsigned char>(digits[0])))
-        return "sm_" + digits;
-    }
+    if (!startsWith(text, prefix))
+      continue;
+    std::string number = text.substr(std::string(prefix).size());
+    size_t digits = 0;
+    while (digits < number.size() && std::isdigit(static_cast<unsigned char>(number[digits])))
+      ++digits;
+    // a family suffix at most: sm_90a, sm_100f
+    bool suffixOk = number.size() == digits || (number.size() == digits + 1 && std::islower(static_cast<unsigned char>(number[digits])));
+    if (digits > 0 && suffixOk)
+      return "sm_" + number;
   }
   return {};
 }
@@ -81,13 +127,13 @@ std::string gencodeArch(const std::string &value) {
 std::string readOptionsFile(const std::string &path) {
   std::ifstream in(path);
   if (!in)
-    throw Error("cannot read the nvcc options file '" + path + "' named by --options-file");
+    throw Error("cannot read it");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-/// Splits "a,b,c" (the value of -Xcompiler) into host-compiler flags.
+/// Splits "a,b,c" (the value of -arch, -code, --options-file) into its items.
 std::vector<std::string> splitCommas(const std::string &value) {
   std::vector<std::string> parts;
   std::stringstream in(value);
@@ -98,15 +144,15 @@ std::vector<std::string> splitCommas(const std::string &value) {
   return parts;
 }
 
-/// Host-compiler flags that clang cannot take on a device compilation.
-bool hostFlagUnusable(const std::string &flag) {
-  return flag == "-c" || startsWith(flag, "-o") || flag == "-MD" || flag == "-MMD" || startsWith(flag, "-Werror") ||
-         startsWith(flag, "-march") || startsWith(flag, "-mtune") || flag == "-fopenmp" || startsWith(flag, "-fopenmp=") ||
-         startsWith(flag, "-O");
-}
+/// The options files being expanded, outermost first, and how many were read in all: a file that names
+/// itself, directly or through others, is an error, not an endless (or exponential) expansion.
+struct OptionsFiles {
+  std::vector<std::string> open;
+  int read = 0;
+};
 
 void translate(const std::vector<std::string> &args, size_t begin, const std::string &sourceFile,
-               std::vector<std::string> &out, std::string *firstArch, int depth) {
+               std::vector<std::string> &out, std::string *firstArch, OptionsFiles &optionsFiles) {
   auto noteArch = [&](const std::string &arch) {
     if (firstArch && firstArch->empty() && !arch.empty())
       *firstArch = arch;
@@ -124,6 +170,12 @@ void translate(const std::vector<std::string> &args, size_t begin, const std::st
       return arg == flag || (startsWith(arg, flag) && arg.size() > flag.size() && arg[flag.size()] == '=');
     };
 
+    if (keptWithValue.count(arg)) {
+      out.push_back(arg);
+      if (hasNext)
+        out.push_back(args[++i]);
+      continue;
+    }
     if (arg == sourceFile)
       continue;
     // nvcc's -Werror takes a kind ("-Werror all-warnings"); clang's takes none. Neither is wanted here.
@@ -131,7 +183,10 @@ void translate(const std::vector<std::string> &args, size_t begin, const std::st
       static const std::set<std::string> nvccKinds = {"all-warnings", "cross-execution-space-call", "reorder",
                                                       "default-stream-launch", "missing-launch-bounds",
                                                       "ext-lambda-captures-this", "deprecated-declarations"};
-      if (hasNext && nvccKinds.count(args[i + 1]))
+      bool nvccKindsNext = hasNext && !splitCommas(args[i + 1]).empty();
+      for (const std::string &kind : hasNext ? splitCommas(args[i + 1]) : std::vector<std::string>())
+        nvccKindsNext = nvccKindsNext && nvccKinds.count(kind);
+      if (nvccKindsNext)
         ++i;
       continue;
     }
@@ -155,17 +210,34 @@ void translate(const std::vector<std::string> &args, size_t begin, const std::st
       continue;
     }
     if (is("-Xcompiler") || is("--compiler-options")) {
-      for (const std::string &flag : splitCommas(valueOf(is("-Xcompiler") ? "-Xcompiler" : "--compiler-options")))
-        if (!hostFlagUnusable(flag))
-          out.push_back(flag);
+      // Host-compiler flags, split at commas, and at spaces as nvcc's own host command line splits them, follow
+      // the rules of the command's own flags: what a device-side syntax check cannot take is dropped.
+      std::vector<std::string> hostFlags;
+      for (const std::string &part : splitCommas(valueOf(is("-Xcompiler") ? "-Xcompiler" : "--compiler-options"))) {
+        std::istringstream words(part);
+        for (std::string word; words >> word;)
+          hostFlags.push_back(word);
+      }
+      translate(hostFlags, 0, sourceFile, out, nullptr, optionsFiles);
       continue;
     }
     if (is("--options-file") || is("-optf")) {
-      if (depth > 8)
-        throw Error("nvcc options files nest deeper than 8 levels");
       std::string path = valueOf(is("-optf") ? "-optf" : "--options-file");
-      for (const std::string &file : splitCommas(path))
-        translate(splitOptionsText(readOptionsFile(file)), 0, sourceFile, out, firstArch, depth + 1);
+      for (const std::string &file : splitCommas(path)) {
+        if (std::find(optionsFiles.open.begin(), optionsFiles.open.end(), file) != optionsFiles.open.end())
+          throw Error("the nvcc options file '" + file + "' names itself through --options-file");
+        if (optionsFiles.open.size() >= 8 || ++optionsFiles.read > 64)
+          throw Error("nvcc options files nest deeper than 8 levels or number more than 64");
+        std::vector<std::string> words;
+        try {
+          words = splitOptionsText(readOptionsFile(file));
+        } catch (const Error &e) {
+          throw Error("the nvcc options file '" + file + "': " + e.what());
+        }
+        optionsFiles.open.push_back(file);
+        translate(words, 0, sourceFile, out, firstArch, optionsFiles);
+        optionsFiles.open.pop_back();
+      }
       continue;
     }
     if (arg == "-rdc=true" || arg == "--relocatable-device-code=true" || arg == "-dc" || arg == "--device-c" ||
@@ -198,34 +270,30 @@ void translate(const std::vector<std::string> &args, size_t begin, const std::st
       out.push_back(value);
       continue;
     }
+    if (is("-ftemplate-depth") || is("--ftemplate-depth") || is("-ftemplate-backtrace-limit") ||
+        is("--ftemplate-backtrace-limit")) {
+      std::string name = arg.substr(startsWith(arg, "--") ? 1 : 0, arg.find('=') - (startsWith(arg, "--") ? 1 : 0));
+      std::string value = arg.find('=') != std::string::npos ? arg.substr(arg.find('=') + 1) : (hasNext ? args[++i] : "");
+      out.push_back(name + "=" + value);
+      continue;
+    }
     if (is("--std") || is("-std")) {
       std::string value = arg.find('=') != std::string::npos ? arg.substr(arg.find('=') + 1) : (hasNext ? args[++i] : "");
       out.push_back("-std=" + value);
       continue;
     }
-    if (droppedWithValue.count(arg)) {
+    if (droppedWithValue.count(arg) || (arg == "-O" && hasNext && args[i + 1].size() == 1 && std::isdigit(
+                                                                  static_cast<unsigned char>(args[i + 1][0])))) {
       if (hasNext)
         ++i;
       continue;
     }
-    if (droppedAlone.count(arg) || startsWith(arg, "-O") || startsWith(arg, "--optimize") ||
-        startsWith(arg, "-Werror=") || startsWith(arg, "--Werror=") || (arg.size() > 3 && (startsWith(arg, "-MF") ||
-        startsWith(arg, "-MT") || startsWith(arg, "-MQ"))) || startsWith(arg, "--diag") || startsWith(arg, "-diag") ||
-        startsWith(arg, "-Xptxas=") || startsWith(arg, "--ptxas-options=") || startsWith(arg, "-maxrregcount=") ||
-        startsWith(arg, "--maxrregcount=") || startsWith(arg, "-ccbin=") || startsWith(arg, "--compiler-bindir=") ||
-        startsWith(arg, "-o=") || startsWith(arg, "--output-file=") || startsWith(arg, "-rdc=") ||
-        startsWith(arg, "--relocatable-device-code=") || startsWith(arg, "--threads=") || startsWith(arg, "-t=") ||
-        startsWith(arg, "-ftz=") || startsWith(arg, "--ftz=") || startsWith(arg, "-prec-") ||
-        startsWith(arg, "--prec-") || startsWith(arg, "-fmad=") || startsWith(arg, "--fmad=") ||
-        startsWith(arg, "--default-stream=") || startsWith(arg, "-default-stream=") ||
-        startsWith(arg, "-cudart=") || startsWith(arg, "--cudart=") || startsWith(arg, "--cuda-path=") ||
-        startsWith(arg, "-Xnvlink=") || startsWith(arg, "-Xcudafe=") || startsWith(arg, "-Xlinker=") ||
-        startsWith(arg, "-march") || startsWith(arg, "-mtune") || startsWith(arg, "-fopenmp")) {
+    if (droppedAlone.count(arg) || droppedWithValue.count(arg.substr(0, arg.find('='))))
       continue;
-    }
-    if (startsWith(arg, "-x") && arg.size() > 2) // -xcu, -xcuda
-      continue;
-    if (startsWith(arg, "-o") && arg.size() > 2 && arg[2] != 'p') // -ofile.o
+    // Attached values: -O3, -Werror=..., -MFdeps.d, -march=..., -fopenmp, -xcu, -ofile.o.
+    if (startsWith(arg, "-O") || startsWith(arg, "-Werror=") || startsWith(arg, "-MF") || startsWith(arg, "-MT") ||
+        startsWith(arg, "-MQ") || startsWith(arg, "-march") || startsWith(arg, "-mtune") ||
+        startsWith(arg, "-fopenmp") || startsWith(arg, "-x") || startsWith(arg, "-o"))
       continue;
     if (startsWith(arg, "-l") || startsWith(arg, "-L") || startsWith(arg, "-Wl,"))
       continue;
@@ -261,6 +329,8 @@ std::vector<std::string> splitOptionsText(const std::string &text) {
       inWord = true;
     }
   }
+  if (quote)
+    throw Error(std::string("a ") + quote + " quote is not closed");
   if (inWord)
     words.push_back(word);
   return words;
@@ -271,7 +341,8 @@ std::vector<std::string> translateCompileCommand(const std::vector<std::string> 
   std::vector<std::string> out;
   if (command.empty())
     return out;
-  translate(command, 1, sourceFile, out, firstArch, 0);
+  OptionsFiles optionsFiles;
+  translate(command, 1, sourceFile, out, firstArch, optionsFiles);
   return out;
 }
 

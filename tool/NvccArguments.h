@@ -18,7 +18,8 @@ struct DeviceCompileOptions {
 /// The user's flags from a compile command, translated for clang. The command's first element is the
 /// compiler (nvcc, clang++, ...); the source file, -c, -o and dependency-file flags are removed.
 /// `firstArch` receives the first GPU architecture the command names ("sm_80"), if any.
-/// --options-file/-optf files are read and expanded in place; an unreadable one throws roofcheck::Error.
+/// --options-file/-optf files are read and expanded in place; an unreadable one, one with an unclosed quote,
+/// one that names itself, and more than 8 levels or 64 files throw roofcheck::Error.
 std::vector<std::string> translateCompileCommand(const std::vector<std::string> &command,
                                                  const std::string &sourceFile, std::string *firstArch);
 
@@ -27,7 +28,8 @@ std::vector<std::string> translateCompileCommand(const std::vector<std::string> 
 std::vector<std::string> deviceCommandLine(const std::vector<std::string> &userFlags, const std::string &firstArch,
                                            const std::string &sourceFile, const DeviceCompileOptions &options);
 
-/// Splits the text of an options file the way nvcc does: whitespace separates, quotes group.
+/// Splits the text of an options file the way nvcc does: whitespace separates, quotes group. An unclosed
+/// quote throws roofcheck::Error.
 std::vector<std::string> splitOptionsText(const std::string &text);
 
 } // namespace roofcheck::lint

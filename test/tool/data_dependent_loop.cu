@@ -1,6 +1,6 @@
 // A loop whose trip count depends on loaded data is listed as unknown with its location; the FLOPs it
 // affects are unknown, everything else is still counted.
-// RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 | FileCheck %s
+// RUN: not roofcheck-lint %s --grid 4 --block 256 --arg n=1000 | FileCheck %s
 //
 // The multiply runs trips(in[i]) times per element: flops.total and fp32 unknown, special = 0.
 // Bytes do not depend on the loop: in 4000 B read; out and steps 4000 B each -> write 8000.
@@ -26,3 +26,4 @@ __global__ void halve_until_small(const float *in, float *out, int *steps, int n
 // CHECK: bytes.write {{.*}} = 8000{{$}}
 // CHECK: intensity.ideal unknown
 // CHECK: data_dependent_loop.cu:12:{{[0-9]+}}: unknown: data-dependent loop
+// CHECK: data_dependent_loop.cu:12:5: warning: cannot bound the FLOPs of kernel 'halve_until_small': data-dependent loop {{.*}} [roofcheck-unbounded-work]

@@ -1,6 +1,6 @@
 // Nested loops: naive matrix multiply (a k-loop inside the 2D thread grid) and a column-major gemv (an
 // inner loop inside a grid-stride loop).
-// RUN: roofcheck-lint %s --kernel matmul --grid 4,4 --block 16,16 --arg n=64 | FileCheck %s --check-prefix=MM
+// RUN: not roofcheck-lint %s --kernel matmul --grid 4,4 --block 16,16 --arg n=64 | FileCheck %s --check-prefix=MM
 // RUN: roofcheck-lint %s --kernel gemv --grid 2 --block 64 --arg rows=1000 --arg cols=8 | FileCheck %s --check-prefix=GEMV
 //
 // matmul, n = 64, 64 x 64 threads: n FMAs per thread -> 2 * 64^3 = 524288 fp32 flops.
@@ -39,3 +39,4 @@ __global__ void gemv(const float *A, const float *x, float *y, int rows, int col
 // GEMV: flops.fp32 2 * blockDim.y * blockDim.z * cols * gridDim.y * gridDim.z * rows = 16000{{$}}
 // GEMV: bytes.read 4 * cols * rows + 4 * cols = 32032{{$}}
 // GEMV: bytes.write 4 * rows = 4000{{$}}
+// MM: nested_loops.cu:9:17: warning: kernel 'matmul' requests 43x its ideal bytes (2.11 MB for 49.2 kB) {{.*}} [roofcheck-cache-reliant-reuse]

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Validates JSON documents (or JSON Lines, one record a line) against a JSON Schema (draft 2020-12).
+"""Validates JSON documents (or JSON Lines, one record a line) against a JSON Schema (the draft its $schema
+names; 2020-12 when it names none).
 
 usage: validate-json.py SCHEMA FILE...    exit 0 when every document is valid, 1 otherwise
 Runs under Debian's python3 with python3-jsonschema.
@@ -10,7 +11,7 @@ import sys
 import jsonschema
 
 schema = json.load(open(sys.argv[1]))
-validator = jsonschema.Draft202012Validator(schema)
+validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
 bad = 0
 for path in sys.argv[2:]:
     documents = []

@@ -1,0 +1,59 @@
+// roofcheck-uncoalesced-access (docs/rules/roofcheck-uncoalesced-access.md): a global access whose stride
+// along threadIdx.x makes a warp request move more sectors than it uses. Bound launch: n = 1024, so a row
+// is 4096 B and a column walk puts every thread of a warp in its own sector (32 instead of 4: 8x).
+// RUN: not roofcheck-lint --quiet %s --grid 4 --block 256 --arg n=1024 2>/dev/null \
+// RUN:   | FileCheck %s --implicit-check-not=warning: --implicit-check-not=note:
+// Unbound, the stride stays an expression and is judged at realistic sizes.
+// RUN: not roofcheck-lint --quiet %s --kernel column_store 2>/dev/null | FileCheck %s --check-prefix=FREE
+// FREE: :[[@LINE+18]]:{{[0-9]+}}: warning: uncoalesced store to 'out': neighbouring threads are 4 * n B apart, so a warp request moves 32 sectors instead of 4 (8x the traffic at realistic sizes) [roofcheck-uncoalesced-access]
+// The threshold is an option: at 3x the 2x interleaved access is no longer reported.
+// RUN: rm -rf %t && mkdir -p %t && cp %s %t/k.cu
+// RUN: printf 'options:\n  roofcheck-uncoalesced-access.min-traffic-factor: 3\n' > %t/.roofcheck.yaml
+// RUN: not roofcheck-lint --quiet %t/k.cu --grid 4 --block 256 --arg n=1024 2>/dev/null | FileCheck %s --check-prefix=STRICT
+// STRICT: 4096 B apart
+// STRICT-NOT: 8 B apart
+// STRICT: 132 B apart
+
+__global__ void contiguous(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = 2.0f * in[i];
+}
+
+__global__ void column_store(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i * n] = in[i];
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: uncoalesced store to 'out': neighbouring threads are 4096 B apart, so a warp request moves 32 sectors instead of 4 (8x the traffic) [roofcheck-uncoalesced-access]
+  // CHECK: :[[@LINE-2]]:9: note: the index 'i * n' moves 4 * n bytes per threadIdx.x; make threadIdx.x move the last index, or stage the tile through shared memory so that both the load and the store are contiguous
+}
+
+__global__ void pairs(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[2 * i] = in[i];
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: uncoalesced store to 'out': neighbouring threads are 8 B apart, so a warp request moves 8 sectors instead of 4 (2x the traffic) [roofcheck-uncoalesced-access]
+  // CHECK: :[[@LINE-2]]:9: note: the index '2 * i' moves 8 bytes per threadIdx.x
+}
+
+__global__ void strided_load(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i * 33];
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: uncoalesced load from 'in': neighbouring threads are 132 B apart, so a warp request moves 32 sectors instead of 4 (8x the traffic) [roofcheck-uncoalesced-access]
+  // CHECK: :[[@LINE-2]]:17: note: the index 'i * 33' moves 132 bytes per threadIdx.x
+}
+
+// Every thread reads the same word: one sector per request, nothing wasted.
+__global__ void broadcast(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[0];
+}
+
+// 16-byte vectors, 16 bytes apart: contiguous.
+__global__ void vectors(const float4 *in, float4 *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i];
+}

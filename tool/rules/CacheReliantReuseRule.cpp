@@ -1,0 +1,85 @@
+#include "Rules.h"
+
+#include <array>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+namespace roofcheck::lint {
+
+std::string CacheReliantReuseRule::summary() const {
+  return "A kernel whose threads load the same global data again and again inside a loop, so that it requests "
+         "many times its ideal bytes and relies on L1/L2 for reuse that shared-memory tiling would make explicit.";
+}
+
+std::vector<RuleOption> CacheReliantReuseRule::options() const {
+  return {{"min-reuse-factor", 8.0,
+           "with the launch bound (--grid/--block/--arg), report only kernels whose requested bytes are at "
+           "least this many times their ideal bytes"}};
+}
+
+void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettings &settings,
+                                  std::vector<Finding> &out) const {
+  const KernelEstimate &e = context.estimate;
+  if (!e.read || !e.write)
+    return;
+  // The thread dimensions the block spans: those some access moves with.
+  std::array<bool, 3> spanned{false, false, false};
+  for (const CountedAccess &counted : e.accesses)
+    if (counted.dependsOnThread)
+      for (int d = 0; d < 3; ++d)
+        spanned[d] = spanned[d] || (*counted.dependsOnThread)[d];
+
+  // Loads in a loop that every thread along a spanned dimension repeats: what shared memory would serve.
+  std::vector<std::pair<const CountedAccess *, int>> repeated; // access, the dimension it ignores
+  std::set<std::tuple<int, int, std::string>> seen;
+  for (const CountedAccess &counted : e.accesses) {
+    if (counted.access.kind != "load" || !counted.dependsOnThread || counted.loopLine == 0)
+      continue;
+    for (int d = 0; d < 3; ++d)
+      if (spanned[d] && !(*counted.dependsOnThread)[d] &&
+          seen.emplace(counted.access.line, counted.access.column, counted.access.pointer).second) {
+        repeated.emplace_back(&counted, d);
+        break;
+      }
+  }
+  if (repeated.empty())
+    return;
+
+  Expr requested = Expr::integer(0);
+  for (const CountedAccess &counted : e.accesses) {
+    if (!counted.requested)
+      return; // an access executed an unknown number of times: no factor to judge
+    requested = requested + *counted.requested;
+  }
+  Expr ideal = *e.read + *e.write;
+  std::optional<double> requestedBytes = valueUnder(requested, context.bindings);
+  std::optional<double> idealBytes = valueUnder(ideal, context.bindings);
+  std::string amount;
+  if (requestedBytes && idealBytes && *idealBytes > 0) {
+    double factor = *requestedBytes / *idealBytes;
+    if (factor < settings.option(id(), options().front()))
+      return;
+    amount = formatNumber(std::round(factor)) + "x its ideal bytes (" + formatBytes(*requestedBytes) + " for " +
+             formatBytes(*idealBytes) + ")";
+  } else {
+    amount = "a multiple of its ideal bytes that grows with the launch (bind --grid, --block and --arg for the "
+             "factor)";
+  }
+  const KernelSource &source = e.source;
+  Finding f = finding({source.file, source.line, source.column, source.column + 1},
+                      "kernel '" + source.name + "' requests " + amount +
+                          " from global memory and relies on L1/L2 to reuse it; stage the reused tiles in "
+                          "shared memory",
+                      context);
+  for (const auto &[counted, d] : repeated) {
+    const char axis = "xyz"[d];
+    f.notes.push_back({{counted->access.file, counted->access.line, counted->access.column, counted->access.column + 1},
+                       "every threadIdx." + std::string(1, axis) + " of a block loads the same '" +
+                           counted->access.pointer + "' element, at each iteration of the loop at line " +
+                           std::to_string(counted->loopLine)});
+  }
+  out.push_back(std::move(f));
+}
+
+} // namespace roofcheck::lint

@@ -1,0 +1,80 @@
+#include "Rules.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <tuple>
+
+namespace roofcheck::lint {
+namespace {
+
+// A stride that depends on sizes (4 * n) is judged at this size for every unbound symbol: any realistic
+// row length puts neighbouring threads in different sectors.
+constexpr int64_t NominalSize = 1024;
+
+/// The subscript whose index produced an access: same file and line, same pointer, nearest column.
+const IndexExpression *indexOf(const KernelSource &source, const GlobalAccess &access) {
+  const IndexExpression *best = nullptr;
+  for (const IndexExpression &index : source.indexes)
+    if (index.where.line == access.line && index.pointer == access.pointer && index.where.file == access.file &&
+        (!best || std::abs(index.where.column - access.column) < std::abs(best->where.column - access.column)))
+      best = &index;
+  return best;
+}
+
+} // namespace
+
+std::string UncoalescedAccessRule::summary() const {
+  return "A global load or store whose stride along threadIdx.x makes each warp request move more 32-byte "
+         "sectors than the data it uses.";
+}
+
+std::vector<RuleOption> UncoalescedAccessRule::options() const {
+  return {{"min-traffic-factor", 2.0,
+           "report accesses whose sectors per warp request are at least this many times those of a "
+           "contiguous access of the same width"}};
+}
+
+void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettings &settings,
+                                  std::vector<Finding> &out) const {
+  const double threshold = settings.option(id(), options().front());
+  std::set<std::tuple<std::string, int, int, std::string>> seen; // vector lanes split by the compiler
+  for (const CountedAccess &counted : context.estimate.accesses) {
+    const GlobalAccess &access = counted.access;
+    if (!counted.strideExpr || counted.elementBytes <= 0 ||
+        !seen.emplace(access.file, access.line, access.column, access.kind).second)
+      continue;
+    std::optional<double> stride = valueUnder(*counted.strideExpr, context.bindings);
+    bool symbolic = !stride;
+    if (symbolic) {
+      Bindings nominal = context.bindings;
+      for (const std::string &symbol : counted.strideExpr->symbols())
+        nominal.emplace(symbol, Number(NominalSize));
+      stride = valueUnder(*counted.strideExpr, nominal);
+    }
+    if (!stride)
+      continue;
+    int64_t strideBytes = std::llabs(static_cast<long long>(*stride));
+    double sectors = sectorsPerRequest(strideBytes, counted.elementBytes);
+    double contiguous = sectorsPerRequest(counted.elementBytes, counted.elementBytes);
+    double factor = sectors / contiguous;
+    if (factor < threshold)
+      continue;
+    std::string strideText = symbolic ? counted.strideExpr->str() : formatNumber(static_cast<double>(strideBytes));
+    std::string message = "uncoalesced " + access.kind + " " + (access.kind == "load" ? "from" : "to") + " '" +
+                          access.pointer + "': neighbouring threads are " + strideText + " B apart, so a warp " +
+                          "request moves " + formatNumber(sectors) + " sectors instead of " + formatNumber(contiguous) +
+                          " (" + formatNumber(factor) + "x the traffic" + (symbolic ? " at realistic sizes" : "") + ")";
+    Finding f = finding({access.file, access.line, access.column, access.column + 1}, message, context);
+    std::string advice = "make threadIdx.x move the last index, or stage the tile through shared memory "
+                         "so that both the load and the store are contiguous";
+    if (const IndexExpression *index = indexOf(context.estimate.source, access))
+      f.notes.push_back({index->where, "the index '" + index->text + "' moves " + counted.strideExpr->str() +
+                                           " bytes per threadIdx.x; " + advice});
+    else
+      f.notes.push_back({f.where, advice});
+    out.push_back(std::move(f));
+  }
+}
+
+} // namespace roofcheck::lint
