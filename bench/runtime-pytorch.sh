@@ -2,8 +2,9 @@
 # A PyTorch program (bench/runtime-pytorch.py: cuBLAS GEMMs and elementwise kernels) under `roofcheck run`,
 # with --metrics time and with the default metrics: its printed results must be byte-identical with and
 # without the shim, and the measured file must hold the cuBLAS and the elementwise kernels, with counters
-# (default sampling) and tensor-pipe ops for the GEMM. A run that does not finish in time is run again with
-# ROOFCHECK_SHIM_TRACE=1 and the trace's end is shown.
+# (default sampling) and tensor-pipe ops for the GEMM. A run that does not finish in PYTORCH_TIMEOUT_S
+# (default 120) is run again through bench/runtime-hang.sh (for PYTORCH_TRACE_S, default 60), which shows
+# where it stands: its threads, the GPU, the end of the shim's trace.
 # usage: bench/runtime-pytorch.sh BUILD_DIR [OUT_DIR]   (needs a GPU and python3 with torch)
 set -uo pipefail
 build=$(cd "${1:?usage: runtime-pytorch.sh BUILD_DIR [OUT_DIR]}" && pwd)
@@ -16,14 +17,14 @@ for metrics in time default; do
   dir=$out/$metrics
   mkdir -p "$dir"
   echo "== --metrics $metrics"
-  timeout 120 "$build/bin/roofcheck-run" --metrics "$metrics" --output-dir "$dir" -- "${program[@]}" \
-    >"$dir/shim.stdout" 2>"$dir/shim.stderr"
+  timeout "${PYTORCH_TIMEOUT_S:-120}" "$build/bin/roofcheck-run" --metrics "$metrics" --output-dir "$dir" \
+    -- "${program[@]}" >"$dir/shim.stdout" 2>"$dir/shim.stderr"
   status=$?
   if [ "$status" -ne 0 ]; then
-    echo "did not finish (exit $status): $(tail -1 "$dir/shim.stderr"); the end of the shim's trace of a second run:"
+    echo "did not finish (exit $status): $(tail -1 "$dir/shim.stderr"); a second run, traced:"
     mkdir -p "$dir/traced"
-    ROOFCHECK_SHIM_TRACE=1 timeout 60 "$build/bin/roofcheck-run" --metrics "$metrics" --output-dir "$dir/traced" \
-      -- "${program[@]}" 2>&1 >/dev/null | tail -25
+    "$here/runtime-hang.sh" "${PYTORCH_TRACE_S:-60}" "$dir/traced/run" "$build/bin/roofcheck-run" --metrics "$metrics" \
+      --output-dir "$dir/traced" -- "${program[@]}"
     continue
   fi
   tail -1 "$dir/shim.stderr"

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -167,18 +168,33 @@ int run(int argc, char **argv) {
   forward.sa_sigaction = forwardSignal;
   forward.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&forward.sa_mask);
-  for (int s : forwardedSignals)
+  std::vector<int> forwarded;
+  for (int s : forwardedSignals) {
+    struct sigaction current {};
+    if (::sigaction(s, nullptr, &current) == 0 && current.sa_handler == SIG_IGN)
+      continue; // ignored where roofcheck was started (nohup): the program inherits that, as without us
     ::sigaction(s, &forward, nullptr);
+    forwarded.push_back(s);
+  }
 
   int execPipe[2];
   if (::pipe2(execPipe, O_CLOEXEC) != 0)
     throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   std::fflush(nullptr);
+  pid_t launcher = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0)
     throw Error(std::string("cannot fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(execPipe[0]);
+    // Until exec the forwarding handlers would swallow the program's signals.
+    for (int s : forwarded)
+      ::signal(s, SIG_DFL);
+    // The program must not outlive a launcher that is killed (SIGKILL cannot be forwarded): it then gets
+    // SIGTERM, as from a forwarded one. A launcher that died before this line is caught by the check.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != launcher)
+      ::_exit(128 + SIGTERM);
     ::execvpe(childArgv[0], childArgv.data(), childEnv.data());
     int error = errno;
     ssize_t ignored = ::write(execPipe[1], &error, sizeof error);

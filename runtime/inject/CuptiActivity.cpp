@@ -1,5 +1,7 @@
 #include "CuptiActivity.h"
 
+#include "../ForkedChild.h"
+
 #include <cstdlib>
 
 namespace roofcheck::runtime {
@@ -37,7 +39,7 @@ void CUPTIAPI CuptiActivity::requestBuffer(uint8_t **buffer, size_t *size, size_
   *size = 0;
   *maxNumRecords = 0;
   CuptiActivity *self = active;
-  if (!self)
+  if (!self || inForkedChild())
     return;
   // Over the cap CUPTI gets no buffer and drops records; completeBuffer counts them.
   if (self->outstanding_.fetch_add(1) >= self->maxBuffers_) {
@@ -58,6 +60,10 @@ void CUPTIAPI CuptiActivity::requestBuffer(uint8_t **buffer, size_t *size, size_
 void CUPTIAPI CuptiActivity::completeBuffer(CUcontext context, uint32_t streamId, uint8_t *buffer, size_t,
                                             size_t validSize) {
   CuptiActivity *self = active;
+  if (inForkedChild()) {
+    std::free(buffer); // the parent's records: not this process's to write
+    return;
+  }
   if (self && buffer && validSize > 0) {
     std::vector<KernelRecord> records;
     records.reserve(validSize / sizeof(CUpti_ActivityKernel10) + 1);

@@ -33,8 +33,10 @@ public:
   using Sink = std::function<void(std::vector<KernelRecord> &&)>;
 
   /// sink gets the kernel records of each completed buffer at once. bufferBytes per buffer (about 3,000
-  /// kernel records a MiB), at most maxBuffers outstanding (memory cap = their product).
-  CuptiActivity(Diagnostics &diagnostics, Sink sink, size_t bufferBytes = 1 << 20, int maxBuffers = 128)
+  /// kernel records a MiB), at most maxBuffers outstanding (memory cap = their product). CUPTI hands a
+  /// buffer over only once it is full and all its kernels ended (or the program is idle, or at a flush), so
+  /// small buffers keep what a SIGKILL can lose small: 64 KiB hold about 190 launches.
+  CuptiActivity(Diagnostics &diagnostics, Sink sink, size_t bufferBytes = 64 << 10, int maxBuffers = 2048)
       : diagnostics_(diagnostics), sink_(std::move(sink)), bufferBytes_(bufferBytes), maxBuffers_(maxBuffers) {}
 
   /// Registers the buffer callbacks and enables kernel records; flushPeriodMs > 0 asks CUPTI to hand

@@ -1,5 +1,7 @@
 #include "CuptiCallbacks.h"
 
+#include "../ForkedChild.h"
+
 #include <cupti_driver_cbid.h>
 #include <nvtx3/nvToolsExt.h>
 #include <generated_nvtx_meta.h>
@@ -101,6 +103,8 @@ bool CuptiCallbacks::enable() {
 
 void CUPTIAPI CuptiCallbacks::dispatch(void *self, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                        const void *data) {
+  if (inForkedChild())
+    return; // the parent's shim state, locks included, is not this process's to use
   auto *callbacks = static_cast<CuptiCallbacks *>(self);
   switch (domain) {
   case CUPTI_CB_DOMAIN_DRIVER_API:

@@ -1,5 +1,7 @@
 #include "CuptiProfilerHost.h"
 
+#include <cmath>
+
 namespace roofcheck::runtime {
 
 CuptiProfilerHost::~CuptiProfilerHost() {
@@ -103,8 +105,15 @@ std::optional<std::map<std::string, double>> CuptiProfilerHost::evaluate(const s
   if (!diagnostics_.cupti(cuptiProfilerHostEvaluateToGpuValues(&p), "cuptiProfilerHostEvaluateToGpuValues"))
     return std::nullopt;
   std::map<std::string, double> result;
-  for (size_t i = 0; i < metrics_.size(); ++i)
-    result[metrics_[i]] = values[i];
+  for (size_t i = 0; i < metrics_.size(); ++i) {
+    // CUPTI gives NaN for a metric it could not evaluate for this range: no value, so no entry (a measured
+    // file holds numbers only).
+    if (std::isfinite(values[i]))
+      result[metrics_[i]] = values[i];
+    else
+      diagnostics_.warn("no value " + metrics_[i], metrics_[i] + " had no value for a profiled launch (seen on the "
+                                                   "second GPU of a two-GPU run): left out of those launches' records");
+  }
   return result;
 }
 

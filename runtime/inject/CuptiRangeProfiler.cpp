@@ -5,6 +5,7 @@ namespace roofcheck::runtime {
 bool CuptiRangeProfiler::enable(CUcontext context, ContextState &state) {
   CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   enable.ctx = context;
+  diagnostics_.trace("cuptiRangeProfilerEnable");
   CUptiResult result = cuptiRangeProfilerEnable(&enable);
   if (result != CUPTI_SUCCESS) {
     state.broken = true;
@@ -45,6 +46,7 @@ bool CuptiRangeProfiler::configure(ContextState &state) {
   init.pRangeProfilerObject = state.object;
   init.counterDataSize = state.counterData.size();
   init.pCounterData = state.counterData.data();
+  diagnostics_.trace("cuptiRangeProfilerCounterDataImageInitialize, SetConfig");
   if (!diagnostics_.cupti(cuptiRangeProfilerCounterDataImageInitialize(&init),
                           "cuptiRangeProfilerCounterDataImageInitialize"))
     return false;
@@ -83,6 +85,7 @@ bool CuptiRangeProfiler::begin(CUcontext context) {
   }
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = state.object;
+  diagnostics_.trace("cuptiRangeProfilerStart");
   CUptiResult started = cuptiRangeProfilerStart(&start);
   if (started == CUPTI_ERROR_HARDWARE_BUSY) {
     diagnostics_.warn("busy", "some launches have no counters: the GPU's performance counters were in use by "
@@ -104,12 +107,14 @@ std::optional<std::map<std::string, double>> CuptiRangeProfiler::end(CUcontext c
   state.active = false;
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = state.object;
+  diagnostics_.trace("cuptiRangeProfilerStop");
   if (!diagnostics_.cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
     return std::nullopt;
   if (!stop.isAllPassSubmitted)
     diagnostics_.warn("passes", "kernel replay did not submit every pass of a profiled launch: its counters may be partial");
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = state.object;
+  diagnostics_.trace("cuptiRangeProfilerDecodeData");
   if (!diagnostics_.cupti(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
     return std::nullopt;
   if (decode.numOfRangeDropped > 0)
@@ -123,6 +128,7 @@ std::optional<std::map<std::string, double>> CuptiRangeProfiler::end(CUcontext c
     return std::nullopt;
   // The newest range is this launch's, whether decoding appends ranges or starts the image over.
   state.rangesHeld = info.numTotalRanges;
+  diagnostics_.trace("cuptiProfilerHostEvaluateToGpuValues");
   return host_.evaluate(state.counterData, info.numTotalRanges - 1);
 }
 

@@ -18,8 +18,8 @@ std::string demangle(const char *mangled) {
   return name;
 }
 
-KernelInfo KernelInfoCache::describe(CUfunction function, const char *symbolName) {
-  KernelInfo info;
+std::shared_ptr<KernelInfo> KernelInfoCache::describe(CUfunction function, const char *symbolName) {
+  auto info = std::make_shared<KernelInfo>();
   const char *name = symbolName;
   // cudart hands the driver either a CUfunction or a CUkernel (context-independent loading); each has
   // its own query functions, so find out which one this handle is.
@@ -30,15 +30,13 @@ KernelInfo KernelInfoCache::describe(CUfunction function, const char *symbolName
     isKernel = cuKernelGetName(&driverName, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS;
   if (!name)
     name = driverName;
-  info.mangled = name ? name : "";
-  info.name = demangle(info.mangled.c_str());
-  info.selected = !filter_ || filter_(info.name, info.mangled);
-  info.handle = isFunction ? KernelInfo::Handle::Function
-                : isKernel ? KernelInfo::Handle::Kernel
-                           : KernelInfo::Handle::Unknown;
+  info->mangled = name ? name : "";
+  info->name = demangle(info->mangled.c_str());
+  info->selected = !filter_ || filter_(info->name, info->mangled);
   if (!isFunction && !isKernel) {
-    diagnostics_.warn("param-info", "the driver does not describe the parameters of " + info.name +
+    diagnostics_.warn("param-info", "the driver does not describe the parameters of " + info->name +
                                         ": its arguments are not recorded");
+    info->kindsKnown = true;
     return info;
   }
   for (size_t i = 0;; ++i) {
@@ -47,26 +45,35 @@ KernelInfo KernelInfoCache::describe(CUfunction function, const char *symbolName
                                  : cuKernelGetParamInfo(reinterpret_cast<CUkernel>(function), i, &offset, &size);
     if (result != CUDA_SUCCESS)
       break; // CUDA_ERROR_INVALID_VALUE past the last parameter
-    info.params.push_back({static_cast<int64_t>(offset), static_cast<int64_t>(size)});
+    info->params.push_back({static_cast<int64_t>(offset), static_cast<int64_t>(size)});
   }
-  info.kinds.assign(info.params.size(), ParamKind::Unknown);
-  for (size_t i = 0; i < info.params.size(); ++i)
-    if (info.params[i].size != 8)
-      info.kinds[i] = ParamKind::Scalar;
+  info->kinds.assign(info->params.size(), ParamKind::Unknown);
+  bool unknownLeft = false;
+  for (size_t i = 0; i < info->params.size(); ++i) {
+    if (info->params[i].size != 8)
+      info->kinds[i] = ParamKind::Scalar;
+    else
+      unknownLeft = true;
+  }
+  info->kindsKnown = !unknownLeft;
   return info;
 }
 
 std::shared_ptr<KernelInfo> KernelInfoCache::lookup(CUfunction function, const char *symbolName) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = cache_.find(function);
+    // A handle can be reused after a module unload: the name tells.
+    if (it != cache_.end() && (!symbolName || it->second->mangled == symbolName))
+      return it->second;
+  }
+  std::shared_ptr<KernelInfo> info = describe(function, symbolName);
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = cache_.find(function);
-  // A handle can be reused after a module unload: the name tells.
-  if (it == cache_.end() || (symbolName && it->second->mangled != symbolName))
-    it = cache_.insert_or_assign(function, std::make_shared<KernelInfo>(describe(function, symbolName))).first;
-  return it->second;
+  cache_[function] = info;
+  return info;
 }
 
 std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **kernelParams, void **extra) {
-  std::lock_guard<std::mutex> lock(mutex_); // info.kinds is learned as launches come
   const uint8_t *buffer = nullptr;
   size_t bufferSize = 0;
   if (!kernelParams && extra) {
@@ -76,6 +83,18 @@ std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **
       else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
         bufferSize = *static_cast<const size_t *>(extra[i + 1]);
     }
+  }
+  auto decode = [&](const std::vector<ParamKind> &kinds) {
+    if (kernelParams)
+      return decodeArguments(info.params, kernelParams, kinds);
+    return decodeArgumentBuffer(info.params, buffer, bufferSize, kinds);
+  };
+  if (info.kindsKnown.load(std::memory_order_acquire))
+    return decode(info.kinds);
+  std::vector<ParamKind> kinds;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    kinds = info.kinds;
   }
   auto bytesOf = [&](size_t i) -> const uint8_t * {
     if (kernelParams)
@@ -87,7 +106,7 @@ std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **
   };
   // An 8-byte parameter is a pointer when the driver knows its value as an address.
   for (size_t i = 0; i < info.params.size(); ++i) {
-    if (info.kinds[i] == ParamKind::Scalar || info.kinds[i] == ParamKind::Pointer)
+    if (kinds[i] != ParamKind::Unknown)
       continue;
     const uint8_t *bytes = bytesOf(i);
     if (!bytes)
@@ -97,24 +116,23 @@ std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **
     if (value == 0)
       continue;
     unsigned memoryType = 0;
-    info.kinds[i] = cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                          static_cast<CUdeviceptr>(value)) == CUDA_SUCCESS
-                        ? ParamKind::Pointer
-                        : ParamKind::Scalar;
+    kinds[i] = cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(value)) ==
+                       CUDA_SUCCESS
+                   ? ParamKind::Pointer
+                   : ParamKind::Scalar;
   }
-  if (kernelParams)
-    return decodeArguments(info.params, kernelParams, info.kinds);
-  return decodeArgumentBuffer(info.params, buffer, bufferSize, info.kinds);
-}
-
-void KernelInfoCache::loadCode(const KernelInfo &info, CUfunction handle) {
-  CUfunction function = handle;
-  if (info.handle == KernelInfo::Handle::Unknown)
-    return;
-  if (info.handle == KernelInfo::Handle::Kernel &&
-      !diagnostics_.driver(cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(handle)), "cuKernelGetFunction"))
-    return;
-  diagnostics_.driver(cuFuncLoad(function), "cuFuncLoad");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool unknownLeft = false;
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      if (info.kinds[i] == ParamKind::Unknown)
+        info.kinds[i] = kinds[i];
+      unknownLeft |= info.kinds[i] == ParamKind::Unknown;
+    }
+    if (!unknownLeft)
+      info.kindsKnown.store(true, std::memory_order_release);
+  }
+  return decode(kinds);
 }
 
 } // namespace roofcheck::runtime

@@ -1,7 +1,8 @@
 // What the driver says about a kernel, asked once per function handle: its names and parameter layout
 // (cuFuncGetParamInfo, or cuKernelGetParamInfo for a CUkernel), which 8-byte parameters hold device
 // pointers (their values resolve with cuPointerGetAttribute), and whether --kernel selects it, so that a
-// launch costs no demangling and no regular expression.
+// launch costs no demangling and no regular expression. The driver is never asked while the cache's lock
+// is held: these questions come from inside launch callbacks, where the driver may hold locks of its own.
 #pragma once
 
 #include "../ArgumentDecoder.h"
@@ -9,6 +10,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -22,11 +24,9 @@ struct KernelInfo {
   std::string mangled;
   std::string name; ///< demangled
   std::vector<ParamLayout> params;
-  std::vector<ParamKind> kinds;
+  std::vector<ParamKind> kinds; ///< learned as launches come, under the cache's lock until kindsKnown
+  std::atomic<bool> kindsKnown{false}; ///< no Unknown left: kinds no longer changes
   bool selected = true;  ///< the name filter's verdict
-  /// What the launch's handle is: cudart hands the driver a CUkernel (context-independent loading) or a
-  /// CUfunction; Unknown when the driver recognises it as neither.
-  enum class Handle { Unknown, Function, Kernel } handle = Handle::Unknown;
 };
 
 /// "foo(int)" from "_Z3fooi"; the input when it is not a mangled name.
@@ -48,13 +48,8 @@ public:
   /// their values.
   std::vector<KernelArgument> arguments(KernelInfo &info, void **kernelParams, void **extra);
 
-  /// Loads the code of info's function (handle) into the current context now, where CUDA's lazy loading
-  /// would load it inside the launch: before a profiled launch, so that no module load falls into the
-  /// range CUPTI replays.
-  void loadCode(const KernelInfo &info, CUfunction handle);
-
 private:
-  KernelInfo describe(CUfunction function, const char *symbolName);
+  std::shared_ptr<KernelInfo> describe(CUfunction function, const char *symbolName);
 
   Diagnostics &diagnostics_;
   NameFilter filter_;

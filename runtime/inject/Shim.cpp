@@ -1,5 +1,8 @@
 #include "Shim.h"
 
+#include "../ForkedChild.h"
+#include "../SignalFlush.h"
+
 #include "roofcheck/Error.h"
 #include "roofcheck/System.h"
 #include "roofcheck/Version.h"
@@ -7,9 +10,8 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
-#include <chrono>
 #include <algorithm>
-#include <csignal>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -31,11 +33,17 @@ thread_local std::vector<std::pair<uint64_t, std::string>> nvtxStack;
 thread_local uint32_t lastContextUid = 0;
 thread_local int lastDevice = 0;
 
+// How many launch calls this thread is inside of (entry seen, exit not yet). Only the outermost is the
+// program's: a launch callback that comes while the thread is inside another launch comes from the driver
+// or CUPTI at work, or from a call the shim made, and must not be recorded, profiled or gated.
+thread_local int launchDepth = 0;
+
 // The launch this thread is inside of while its counters are being collected.
 struct ProfiledCall {
   bool active = false;
   uint32_t correlationId = 0;
   CUcontext context = nullptr;
+  int64_t unheldBefore = 0; ///< Shim::unheldLaunches_ when profiling began
 };
 thread_local ProfiledCall profiledCall;
 
@@ -43,16 +51,16 @@ thread_local ProfiledCall profiledCall;
 enum class GateHold { None, Shared, Exclusive };
 thread_local GateHold gateHold = GateHold::None;
 
-// Never wait long at the gate: a launch that cannot pass in time runs unprofiled rather than stall.
-constexpr std::chrono::milliseconds gateWait{500};
+// Set while this thread sets up a new context, so that a context CUPTI or the driver creates meanwhile
+// does not re-enter that set-up (a nested std::call_once would wait for itself).
+thread_local bool settingUpContext = false;
 
-constexpr int crashSignals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+// A signal that ends the program waits at most this long for the completed launches to be written.
+constexpr std::chrono::seconds signalPatience{5};
 
-void onCrash(int signal) {
-  Shim::instance().finishAfterCrash();
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
-}
+// Collecting the counters of one launch taking longer than this turns counters off for the rest of the
+// run; a step of it taking longer is reported while it lasts.
+constexpr double slowProfilingSeconds = 10;
 
 void onExit() { Shim::instance().finish(); }
 
@@ -118,7 +126,10 @@ int Shim::initialize() {
     kernels_.setNameFilter(
         [this](const std::string &name, const std::string &mangled) { return selector_->matches(name, mangled); });
     // NVML takes a while to start: it does so while the driver creates the first context.
-    nvmlReady_ = std::async(std::launch::async, [this] { nvml_ = std::make_unique<NvmlClocks>(); });
+    nvmlReady_ = std::async(std::launch::async, [this] {
+      blockFlushedSignalsOnThisThread();
+      nvml_ = std::make_unique<NvmlClocks>();
+    });
     {
       std::lock_guard<std::mutex> lock(mutex_);
       header_.pid = ::getpid();
@@ -138,18 +149,19 @@ int Shim::initialize() {
     // program runs and little is left for its exit to wait for.
     activity_.enable(10);
     std::atexit(onExit);
-    for (int s : crashSignals) {
-      struct sigaction current {};
-      // Only where the program left the default: its own handlers stay in charge.
-      if (::sigaction(s, nullptr, &current) == 0 && current.sa_handler == SIG_DFL && !(current.sa_flags & SA_SIGINFO))
-        std::signal(s, onCrash);
-    }
+    // A child the program forks writes nothing into this process's file; a signal that ends the program
+    // (where it left the default) first writes the completed launches.
+    watchForForks();
+    std::vector<int> caught =
+        flushOnSignals([this](int) { finishAfterSignal(); }, signalPatience, flushedSignals());
+    diagnostics_.trace("flushing on " + std::to_string(caught.size()) + " signals the program left at their default");
     timing_.stop(ShimTiming::Initialize, started);
   });
   return 1;
 }
 
 void Shim::describeDevices() {
+  blockFlushedSignalsOnThisThread();
   diagnostics_.trace("describing the devices");
   int64_t started = timing_.start();
   std::vector<DeviceInfo> devices;
@@ -247,24 +259,32 @@ void Shim::configureCounters(CUcontext context, CUdevice device) {
 }
 
 int Shim::deviceOf(CUcontext context) {
-  std::lock_guard<std::mutex> lock(contextMutex_);
-  auto it = contextDevice_.find(context);
-  if (it == contextDevice_.end()) {
-    CUdevice device = 0;
-    int index =
-        diagnostics_.driver(cuCtxGetDevice_v2(&device, context), "cuCtxGetDevice") ? static_cast<int>(device) : 0;
-    it = contextDevice_.emplace(context, index).first;
+  {
+    std::lock_guard<std::mutex> lock(contextMutex_);
+    if (auto it = contextDevice_.find(context); it != contextDevice_.end())
+      return it->second;
   }
-  return it->second;
+  // Asked without the lock held: this runs inside the driver's callbacks.
+  CUdevice device = 0;
+  int index = diagnostics_.driver(cuCtxGetDevice_v2(&device, context), "cuCtxGetDevice") ? static_cast<int>(device) : 0;
+  std::lock_guard<std::mutex> lock(contextMutex_);
+  contextDevice_.emplace(context, index);
+  return index;
 }
 
 void Shim::onContextCreated(CUcontext context) {
+  if (settingUpContext)
+    return; // a context made while this thread sets one up (by CUPTI or the driver): not the program's
+  struct SettingUp {
+    SettingUp() { settingUpContext = true; }
+    ~SettingUp() { settingUpContext = false; }
+  } settingUp;
   diagnostics_.trace("context created");
   // The header's devices and clocks (NVML starts slowly) are asked on a thread of their own: the program
   // goes on meanwhile, and the header is written with the first records, once they are known.
   std::call_once(describeStarted_, [this] {
     std::shared_future<void> described = std::async(std::launch::async, [this] { describeDevices(); }).share();
-    std::lock_guard<std::mutex> writing(writerMutex_);
+    std::lock_guard<std::mutex> lock(describeMutex_);
     devicesDescribed_ = std::move(described);
   });
   int device = deviceOf(context);
@@ -323,50 +343,29 @@ std::vector<std::string> Shim::openNvtxRanges() {
 }
 
 void Shim::onLaunch(const LaunchCall &call) {
-  if (finished_)
-    return;
-  if (call.graph) {
-    if (!call.entering)
-      return;
-    std::vector<std::string> ranges = openNvtxRanges();
-    if (!ranges.empty()) {
-      std::lock_guard<std::mutex> lock(arrivalsMutex_);
-      arrivedGraphRanges_.emplace_back(call.correlationId, std::move(ranges));
-    }
+  if (!call.graph) {
+    if (call.entering)
+      enterLaunch(call);
+    else
+      exitLaunch(call);
     return;
   }
-  if (!call.entering) {
-    int64_t started = timing_.start();
-    struct ReleaseGate {
-      std::shared_timed_mutex &gate;
-      ~ReleaseGate() {
-        if (gateHold == GateHold::Shared)
-          gate.unlock_shared();
-        else if (gateHold == GateHold::Exclusive)
-          gate.unlock();
-        gateHold = GateHold::None;
-      }
-    } release{launchGate_};
-    if (!profiledCall.active || profiledCall.correlationId != call.correlationId) {
-      timing_.stop(ShimTiming::LaunchExit, started);
-      return;
-    }
-    profiledCall.active = false;
-    diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
-    MetricsArrival arrival{call.correlationId, profiler_.end(call.context)};
-    diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
-                       (arrival.metrics ? "collected" : "failed"));
-    {
-      std::lock_guard<std::mutex> lock(arrivalsMutex_);
-      arrivedMetrics_.push_back(std::move(arrival));
-    }
-    wakeHandler(); // written at once: a crash right after loses no profiled launch
+  if (!call.entering || finished_)
     return;
+  std::vector<std::string> ranges = openNvtxRanges();
+  if (!ranges.empty()) {
+    std::lock_guard<std::mutex> lock(arrivalsMutex_);
+    arrivedGraphRanges_.emplace_back(call.correlationId, std::move(ranges));
   }
+}
 
+void Shim::enterLaunch(const LaunchCall &call) {
+  if (launchDepth++ > 0 || finished_)
+    return;
   // A launch into a capturing stream only adds a node to a graph; the graph's launches are recorded.
+  CUstream stream = call.perThreadStream && !call.stream ? CU_STREAM_PER_THREAD : call.stream;
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (cuStreamIsCapturing(call.stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
+  if (cuStreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
     return;
   int64_t started = timing_.start();
   ++seen_;
@@ -377,12 +376,8 @@ void Shim::onLaunch(const LaunchCall &call) {
   if (diagnostics_.tracing())
     diagnostics_.trace("launch " + std::to_string(index) + " " + info->name + (decision.record ? " recorded" : "") +
                        (decision.profile ? " profiled" : ""));
-  if (countersWanted_ && gateHold == GateHold::None) {
-    if (decision.profile && launchGate_.try_lock_for(gateWait))
-      gateHold = GateHold::Exclusive;
-    else if (!decision.profile && launchGate_.try_lock_shared_for(gateWait))
-      gateHold = GateHold::Shared;
-  }
+  if (countersWanted_)
+    holdGate(decision.profile);
   if (!decision.record) {
     timing_.stop(ShimTiming::LaunchSkipped, started);
     return;
@@ -405,26 +400,136 @@ void Shim::onLaunch(const LaunchCall &call) {
   l.sharedDynamic = call.sharedDynamic;
   l.args = kernels_.arguments(*info, call.kernelParams, call.extra);
   l.nvtx = openNvtxRanges();
-  if (decision.profile && gateHold == GateHold::Exclusive) {
-    kernels_.loadCode(*info, call.function);
-    p.awaitingMetrics = profiler_.begin(call.context);
-    diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (p.awaitingMetrics ? "begun" : "refused"));
-    if (!p.awaitingMetrics && profiler_.permanentlyUnavailable())
-      selector_->stopProfiling();
-  }
-  if (p.awaitingMetrics) {
-    profiledCall = {true, call.correlationId, call.context};
-    // A profiled launch gets no activity record: its stream id comes from CUPTI here.
-    uint32_t streamId = 0;
-    if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
-                           "cuptiGetStreamIdEx"))
-      l.stream = streamId;
-  }
+  if (decision.profile && gateHold == GateHold::Exclusive)
+    p.awaitingMetrics = beginProfiling(call, info->name, index, l);
   {
     std::lock_guard<std::mutex> lock(arrivalsMutex_);
     arrivedLaunches_.push_back(std::move(p));
   }
   timing_.stop(ShimTiming::LaunchKept, started);
+}
+
+void Shim::holdGate(bool exclusive) {
+  if (exclusive) {
+    if (launchGate_.enterExclusive())
+      gateHold = GateHold::Exclusive;
+    else
+      diagnostics_.warn("gate-exclusive", "some launches have no counters: the program's other launches did not "
+                                          "leave a profiled launch alone within 0.5 s");
+  } else if (launchGate_.enterShared()) {
+    gateHold = GateHold::Shared;
+  } else {
+    ++unheldLaunches_;
+    diagnostics_.warn("gate-shared", "a launch went on after waiting 0.5 s for a profiled launch on another "
+                                     "thread: that profiled launch's counters are dropped");
+  }
+}
+
+bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, Launch &launch) {
+  watchProfiling(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
+  bool begun = profiler_.begin(call.context);
+  diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
+  if (!begun) {
+    endWatch();
+    if (profiler_.permanentlyUnavailable())
+      selector_->stopProfiling();
+    return false;
+  }
+  watchStep("inside the launch (CUPTI runs the kernel once per replay pass)");
+  profiledCall = {true, call.correlationId, call.context, unheldLaunches_.load()};
+  // A profiled launch gets no activity record: its stream id comes from CUPTI here.
+  uint32_t streamId = 0;
+  if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
+                         "cuptiGetStreamIdEx"))
+    launch.stream = streamId;
+  return true;
+}
+
+void Shim::exitLaunch(const LaunchCall &call) {
+  if (launchDepth == 0)
+    return; // its entry came before the shim was listening
+  if (--launchDepth > 0)
+    return; // a launch inside another one: its entry was passed over too
+  int64_t started = timing_.start();
+  struct ReleaseGate {
+    LaunchGate &gate;
+    ~ReleaseGate() {
+      if (gateHold == GateHold::Shared)
+        gate.leaveShared();
+      else if (gateHold == GateHold::Exclusive)
+        gate.leaveExclusive();
+      gateHold = GateHold::None;
+    }
+  } release{launchGate_};
+  if (!profiledCall.active || profiledCall.correlationId != call.correlationId) {
+    timing_.stop(ShimTiming::LaunchExit, started);
+    return;
+  }
+  profiledCall.active = false;
+  diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
+  watchStep("collecting its counters (cuptiRangeProfilerStop, DecodeData, evaluation)");
+  MetricsArrival arrival{call.correlationId, profiler_.end(call.context)};
+  if (unheldLaunches_ != profiledCall.unheldBefore)
+    arrival.metrics.reset(); // another launch may have been counted with this one
+  diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
+                     (arrival.metrics ? "collected" : "failed"));
+  std::string kernel;
+  {
+    std::lock_guard<std::mutex> lock(watchMutex_);
+    kernel = watch_.kernel;
+  }
+  if (double seconds = endWatch(); seconds > slowProfilingSeconds) {
+    selector_->stopProfiling();
+    diagnostics_.warn("profiling-slow", "counters are off from here on: collecting them for one launch of " + kernel +
+                                            " took " + std::to_string(static_cast<int>(seconds)) +
+                                            " s (kernel replay saves and restores the program's device memory "
+                                            "for every pass); durations continue");
+  }
+  {
+    std::lock_guard<std::mutex> lock(arrivalsMutex_);
+    arrivedMetrics_.push_back(std::move(arrival));
+  }
+  wakeHandler(); // written at once: a crash right after loses no profiled launch
+}
+
+void Shim::watchProfiling(const std::string &kernel, const char *step) {
+  auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(watchMutex_);
+  watch_.active = true;
+  watch_.warned = false;
+  watch_.kernel = kernel;
+  watch_.step = step;
+  watch_.since = watch_.stepSince = now;
+}
+
+void Shim::watchStep(const char *step) {
+  auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(watchMutex_);
+  watch_.step = step;
+  watch_.stepSince = now;
+}
+
+double Shim::endWatch() {
+  auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(watchMutex_);
+  watch_.active = false;
+  return std::chrono::duration<double>(now - watch_.since).count();
+}
+
+void Shim::checkWatch() {
+  std::string message;
+  {
+    std::lock_guard<std::mutex> lock(watchMutex_);
+    auto stuck = std::chrono::steady_clock::now() - watch_.stepSince;
+    if (!watch_.active || watch_.warned || stuck < std::chrono::duration<double>(slowProfilingSeconds))
+      return;
+    watch_.warned = true;
+    message = "a profiled launch of " + watch_.kernel + " has been " + watch_.step + " for " +
+              std::to_string(static_cast<int>(std::chrono::duration<double>(stuck).count())) +
+              " s; if the program does not go on, CUPTI cannot replay this kernel: stop the run and rerun with "
+              "--metrics time, or leave the kernel out with --kernel";
+  }
+  diagnostics_.warn("profiling-stuck", message);
 }
 
 void Shim::queueBatch(std::vector<KernelRecord> &&records) {
@@ -444,11 +549,19 @@ void Shim::wakeHandler() {
 }
 
 void Shim::processQueue() {
+  blockFlushedSignalsOnThisThread();
   std::unique_lock<std::mutex> lock(queueMutex_);
   while (!stopping_) {
-    queueChanged_.wait(lock, [this] { return stopping_ || !queue_.empty() || arrivalsWaiting_; });
+    // Awake at least once a second, to look after a launch being profiled.
+    bool work = queueChanged_.wait_for(lock, std::chrono::seconds(1),
+                                       [this] { return stopping_ || !queue_.empty() || arrivalsWaiting_; });
+    lock.unlock();
+    checkWatch();
+    lock.lock();
     if (stopping_)
       break;
+    if (!work)
+      continue;
     // Everything queued is handled and written in one go: one write(2) however many buffers CUPTI
     // handed over meanwhile.
     ++busy_;
@@ -456,7 +569,7 @@ void Shim::processQueue() {
     std::deque<std::vector<KernelRecord>> batches;
     batches.swap(queue_);
     lock.unlock();
-    handleBatches(batches, true);
+    handleBatches(batches);
     writeReady();
     lock.lock();
     --busy_;
@@ -464,49 +577,36 @@ void Shim::processQueue() {
   }
 }
 
-void Shim::drainQueue(bool wait) {
-  std::unique_lock<std::mutex> lock(queueMutex_, std::defer_lock);
-  if (wait)
-    lock.lock();
-  else if (!lock.try_lock())
-    return;
-  // A batch the handler thread holds is finished in a moment; after a crash it is not waited for.
-  if (wait)
-    queueChanged_.wait_for(lock, std::chrono::seconds(10), [this] { return busy_ == 0; });
-  stopping_ = wait;
+void Shim::drainQueue() {
+  std::unique_lock<std::mutex> lock(queueMutex_);
+  // A batch the handler thread holds is finished in a moment.
+  queueChanged_.wait_for(lock, std::chrono::seconds(10), [this] { return busy_ == 0; });
+  stopping_ = true;
   arrivalsWaiting_ = false;
   std::deque<std::vector<KernelRecord>> batches;
   batches.swap(queue_);
   lock.unlock();
   queueChanged_.notify_all();
-  handleBatches(batches, wait);
+  handleBatches(batches);
 }
 
-void Shim::handleBatches(std::deque<std::vector<KernelRecord>> &batches, bool mayWait) {
-  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-  if (mayWait)
-    lock.lock();
-  else if (!lock.try_lock())
-    return; // after a crash inside the shim: never wait for its locks
+void Shim::handleBatches(std::deque<std::vector<KernelRecord>> &batches) {
+  std::lock_guard<std::mutex> lock(mutex_);
   int64_t started = timing_.start();
   // The launches of these records all arrived before their kernels ran, so before the records.
-  absorbArrivalsLocked(mayWait);
+  absorbArrivalsLocked();
   for (const std::vector<KernelRecord> &batch : batches)
     for (const KernelRecord &r : batch)
       onKernelRecordLocked(r);
   timing_.stop(ShimTiming::Match, started);
 }
 
-void Shim::absorbArrivalsLocked(bool mayWait) {
+void Shim::absorbArrivalsLocked() {
   std::vector<Pending> launches;
   std::vector<MetricsArrival> metrics;
   std::vector<std::pair<uint32_t, std::vector<std::string>>> graphRanges;
   {
-    std::unique_lock<std::mutex> lock(arrivalsMutex_, std::defer_lock);
-    if (mayWait)
-      lock.lock();
-    else if (!lock.try_lock())
-      return;
+    std::lock_guard<std::mutex> lock(arrivalsMutex_);
     launches.swap(arrivedLaunches_);
     metrics.swap(arrivedMetrics_);
     graphRanges.swap(arrivedGraphRanges_);
@@ -581,14 +681,21 @@ void Shim::onKernelRecordLocked(const KernelRecord &r) {
 }
 
 void Shim::writeHeader() {
+  if (headerWritten_)
+    return;
+  std::shared_future<void> described;
+  {
+    std::lock_guard<std::mutex> lock(describeMutex_);
+    described = devicesDescribed_;
+  }
+  if (!described.valid())
+    return; // no context yet: nothing to describe, nothing to record
+  // Never hang on a driver or NVML call that does not return: the header then goes without them.
+  if (described.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+    diagnostics_.warn("describe", "the devices and clocks were not known after 5 s: the header goes without them");
   std::lock_guard<std::mutex> writing(writerMutex_);
   if (headerWritten_)
     return;
-  if (!devicesDescribed_.valid())
-    return; // no context yet: nothing to describe, nothing to record
-  // Never hang on a driver or NVML call that does not return: the header then goes without them.
-  if (devicesDescribed_.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
-    diagnostics_.warn("describe", "the devices and clocks were not known after 5 s: the header goes without them");
   headerWritten_ = true;
   Json header;
   std::string path;
@@ -648,21 +755,22 @@ void Shim::writePendingLocked(bool includeUntimed) {
   }
 }
 
-void Shim::finish() {
-  if (finished_.exchange(true))
+void Shim::writeOut(bool atExit) {
+  if (inForkedChild() || finished_.exchange(true))
     return;
-  diagnostics_.trace("finish: flushing CUPTI's buffers");
+  diagnostics_.trace(atExit ? "finish: flushing CUPTI's buffers" : "ended by a signal: flushing CUPTI's buffers");
   int64_t started = timing_.start();
   activity_.flushAll();
   timing_.stop(ShimTiming::FinishFlush, started);
   started = timing_.start();
-  drainQueue(true);
+  drainQueue();
   timing_.stop(ShimTiming::FinishDrain, started);
   started = timing_.start();
   RunCounts counts;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    writePendingLocked(true);
+    // At exit every kernel has finished; after a signal, a launch without its record may never have run.
+    writePendingLocked(atExit);
     counts.launchesSeen = seen_;
     counts.launchesRecorded = recorded_;
     counts.launchesProfiled = profiled_;
@@ -672,27 +780,12 @@ void Shim::finish() {
   counts.activityRecordsDropped = activity_.droppedRecords();
   counts.warnings = diagnostics_.warnings();
   std::lock_guard<std::mutex> writing(writerMutex_);
-  writer_.append(summaryRecord(counts));
+  if (atExit)
+    writer_.append(summaryRecord(counts)); // a file without one comes from a process that died
   writer_.close();
   timing_.stop(ShimTiming::FinishWrite, started);
-  if (timing_.enabled())
+  if (atExit && timing_.enabled())
     std::fprintf(stderr, "roofcheck: timing: %s\n", timing_.summary().c_str());
-}
-
-void Shim::finishAfterCrash() {
-  if (finished_.exchange(true))
-    return;
-  activity_.flushAll();
-  drainQueue(false);
-  // The crash may have happened inside the shim itself: never wait for its locks here.
-  if (!mutex_.try_lock())
-    return;
-  writePendingLocked(false);
-  mutex_.unlock();
-  writeReady();
-  writeHeader();
-  std::lock_guard<std::mutex> writing(writerMutex_);
-  writer_.close();
 }
 
 } // namespace roofcheck::runtime

@@ -3,6 +3,7 @@
 // every failure becomes one warning and the shim measures less.
 #pragma once
 
+#include "../LaunchGate.h"
 #include "../LaunchSelector.h"
 #include "../MeasuredOutput.h"
 #include "../RunOptions.h"
@@ -16,15 +17,14 @@
 #include "ShimTiming.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <thread>
 #include <future>
 #include <map>
 #include <memory>
-#include <optional>
 #include <mutex>
-#include <shared_mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace roofcheck::runtime {
@@ -36,9 +36,10 @@ public:
   /// Idempotent: the first call sets everything up, later calls do nothing. Returns 1 (CUDA's "loaded").
   int initialize();
   /// At exit: hands over every buffered record, writes what is pending and the summary record.
-  void finish();
-  /// From a fatal signal: writes every launch whose record CUPTI still holds; no summary.
-  void finishAfterCrash();
+  void finish() { writeOut(true); }
+  /// When a signal ends the program (SignalFlush.h, on a thread of its own): writes every completed launch
+  /// whose record CUPTI or the shim still holds; no summary.
+  void finishAfterSignal() { writeOut(false); }
 
   void onLaunch(const LaunchCall &call) override;
   void onContextCreated(CUcontext context) override;
@@ -65,12 +66,16 @@ private:
   // The program's launch callbacks only hand what they learn to the handler (arrivals, under their own
   // short lock); joining launches with their activity records, serialising and writing happen on the
   // handler thread (and at exit), so a launch never waits for those or for the header.
+  void enterLaunch(const LaunchCall &call);
+  void exitLaunch(const LaunchCall &call);
+  void holdGate(bool exclusive);
+  bool beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, Launch &launch);
   void queueBatch(std::vector<KernelRecord> &&records);
   void wakeHandler();
   void processQueue();           ///< the handler thread
-  void drainQueue(bool wait);    ///< handles what is queued on this thread (at exit, after a crash)
-  void handleBatches(std::deque<std::vector<KernelRecord>> &batches, bool mayWait);
-  void absorbArrivalsLocked(bool mayWait);
+  void drainQueue();             ///< handles what is queued on this thread (at exit, after a signal)
+  void handleBatches(std::deque<std::vector<KernelRecord>> &batches);
+  void absorbArrivalsLocked();
   void onKernelRecordLocked(const KernelRecord &record);
   void describeDevices();
   void configureCounters(CUcontext context, CUdevice device);
@@ -80,6 +85,15 @@ private:
   void emitLocked(Launch &&launch); ///< queues a finished launch; writeReady() writes it
   void writeReady();                ///< serialises the queued launches and writes them in one go
   void writePendingLocked(bool includeUntimed);
+  void writeOut(bool atExit); ///< finish() and finishAfterSignal()
+
+  // A profiled launch spends its time inside CUPTI (start, kernel replay, stop and decode), where the shim
+  // cannot bound the wait: the handler thread warns when one stays in a step for long, and a launch whose
+  // counters took too long turns counters off for the rest of the run.
+  void watchProfiling(const std::string &kernel, const char *step);
+  void watchStep(const char *step);
+  double endWatch(); ///< seconds the profiled launch took
+  void checkWatch();
 
   Diagnostics diagnostics_;
   RunOptions options_;
@@ -103,8 +117,20 @@ private:
   std::atomic<int64_t> seen_{0};
 
   // While a launch is profiled no other launch may run in the process: its kernel would land in the
-  // profiled range. Launches hold this shared, a profiled one exclusively, from API entry to exit.
-  std::shared_timed_mutex launchGate_;
+  // profiled range. Launches hold this shared, a profiled one exclusively, from API entry to exit; a launch
+  // that cannot pass within 0.5 s goes on (unprofiled, or unheld).
+  LaunchGate launchGate_{std::chrono::milliseconds(500)};
+  std::atomic<int64_t> unheldLaunches_{0}; ///< launches that went on without waiting for a profiled one
+
+  struct ProfilingWatch {
+    bool active = false;
+    bool warned = false;
+    std::string kernel;
+    const char *step = "";
+    std::chrono::steady_clock::time_point since, stepSince;
+  };
+  std::mutex watchMutex_;
+  ProfilingWatch watch_;
 
   std::mutex contextMutex_;
   std::unordered_map<CUcontext, int> contextDevice_;
@@ -132,10 +158,12 @@ private:
   int busy_ = 0;                  ///< batches being handled
   bool stopping_ = false;
 
-  std::mutex writerMutex_; // writer_, headerWritten_, devicesDescribed_; taken before mutex_ when both are needed
-  JsonLinesWriter writer_;
-  bool headerWritten_ = false;
+  std::mutex describeMutex_; // devicesDescribed_ only
   std::shared_future<void> devicesDescribed_; ///< the header's devices and clocks, asked off the program's threads
+
+  std::mutex writerMutex_; // writer_, headerWritten_; taken before mutex_ when both are needed
+  JsonLinesWriter writer_;
+  std::atomic<bool> headerWritten_{false};
 
   std::mutex mutex_; // everything below; never taken by a launch callback
   MeasuredHeader header_;
