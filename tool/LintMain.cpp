@@ -15,6 +15,7 @@
 #include "roofcheck/ExitCode.h"
 #include "roofcheck/Version.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -307,13 +308,24 @@ std::vector<FileResult> lintInParallel(const Options &options, const roofcheck::
   std::string workDir = dir;
   auto resultPath = [&](size_t i) { return workDir + "/" + std::to_string(i) + ".json"; };
 
+  // Largest files first, so that a big file does not start last and leave the other processes idle.
+  std::vector<size_t> order(options.files.size());
+  std::vector<uintmax_t> sizes(options.files.size(), 0);
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    std::error_code ec;
+    sizes[i] = std::filesystem::file_size(options.files[i], ec);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+
   std::fflush(stdout);
   std::fflush(stderr);
   std::map<pid_t, size_t> running;
   std::vector<int> status(options.files.size(), 0);
-  size_t next = 0;
-  while (next < options.files.size() || !running.empty()) {
-    while (next < options.files.size() && static_cast<int>(running.size()) < options.jobs) {
+  size_t started = 0;
+  while (started < order.size() || !running.empty()) {
+    while (started < order.size() && static_cast<int>(running.size()) < options.jobs) {
+      size_t next = order[started++];
       pid_t pid = fork();
       if (pid < 0)
         throw roofcheck::Error(std::string("cannot start a lint process: ") + std::strerror(errno));
@@ -329,7 +341,7 @@ std::vector<FileResult> lintInParallel(const Options &options, const roofcheck::
         std::ofstream(resultPath(next)) << out.dump();
         std::_Exit(code);
       }
-      running[pid] = next++;
+      running[pid] = next;
     }
     int wstatus = 0;
     pid_t done = waitpid(-1, &wstatus, 0);
