@@ -16,7 +16,7 @@ esac
 # Debian packages the build and the tests need.
 packages=(cmake ninja-build g++ python3 git
           clang-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev python3-jsonschema chromium libclang-rt-22-dev)
+          nlohmann-json3-dev libgtest-dev python3-jsonschema chromium libclang-rt-22-dev pre-commit)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -48,6 +48,12 @@ fi
 ninja -C "$build" --quiet
 
 if [ "$mode" = test ]; then
+  # The official SARIF 2.1.0 schema, for the test that validates `roofcheck lint --sarif` (fetched once).
+  schema=$build/third-party/sarif-2.1.0-rtm.5.json
+  [ -f "$schema" ] || /usr/bin/python3 "$root/test/tools/fetch-sarif-schema.py" "$schema" || {
+    echo "setup: error: cannot fetch the SARIF 2.1.0 schema (registry.npmjs.org) for the tests" >&2
+    exit 2
+  }
   exec ctest --test-dir "$build" --output-on-failure --timeout 1800
 fi
 exec "$root/scripts/main-job.sh" "$build"
