@@ -2,7 +2,8 @@
 # Runs one command (normally `roofcheck-run ... -- PROGRAM`) with the shim's trace on (ROOFCHECK_SHIM_TRACE=1)
 # and, when it outlives LIMIT_S seconds, shows where it stands before killing it: each thread of each
 # process with its state, CPU time used over one second (a spinning thread uses it, a waiting one does not)
-# and kernel wait channel; the GPU's utilisation; with HANG_GDB=1 (and cuda-gdb there) every thread's
+# and kernel wait channel (for a thread waiting on a mutex: its owner, read from the process, and whether
+# that thread still lives); the GPU's utilisation; with HANG_GDB=1 (and cuda-gdb there) every thread's
 # stack; and the end of the shim's trace. Logs: LOG_PREFIX.stdout, .stderr (the trace), .gdb.
 # usage: bench/runtime-hang.sh LIMIT_S LOG_PREFIX COMMAND...   exit: the command's status, or 124 when it hung
 set -uo pipefail
@@ -29,7 +30,7 @@ fi
 
 echo "HUNG: still running after $limit s: $*"
 python3 - "$leader" "$prefix.cuda-pids" <<'PY'
-import os, sys, time
+import os, struct, sys, time
 
 group = int(sys.argv[1])
 
@@ -46,6 +47,31 @@ def fields(stat):  # the fields after "(comm)": state, ppid, pgrp, ... utime is 
 def cpu_ticks(pid, tid):
     f = fields(read(f"/proc/{pid}/task/{tid}/stat"))
     return int(f[11]) + int(f[12]) if len(f) > 12 else 0
+
+def futex_owner(pid, syscall):
+    """For a thread waiting in futex(2) (202 on x86-64): the word it waits on and, read as a glibc
+    pthread_mutex_t (lock, count, owner), the thread id of the owner and whether that thread still lives."""
+    if len(syscall) < 3 or syscall[0] != "202":
+        return ""
+    address = int(syscall[1], 16)
+    try:
+        with open(f"/proc/{pid}/mem", "rb") as mem:
+            mem.seek(address)
+            lock, count, owner = struct.unpack("<iIi", mem.read(12))
+    except (OSError, ValueError, struct.error):
+        return f" futex={address:#x}"
+    alive = os.path.exists(f"/proc/{pid}/task/{owner}")
+    return (f" futex={address:#x} in {mapping(pid, address)} (as a mutex: lock={lock} count={count} owner={owner}"
+            f"{' alive' if alive else ' NOT a live thread of this process' if owner else ''})")
+
+def mapping(pid, address):
+    """The file (or [heap], [stack], anonymous memory) that an address of the process lies in."""
+    for line in read(f"/proc/{pid}/maps").splitlines():
+        parts = line.split()
+        start, end = (int(x, 16) for x in parts[0].split("-"))
+        if start <= address < end:
+            return os.path.basename(parts[5]) if len(parts) > 5 else "anonymous memory"
+    return "?"
 
 members = []
 for name in os.listdir("/proc"):
@@ -64,8 +90,9 @@ for pid in sorted(members):
         base = f"/proc/{pid}/task/{tid}"
         state = (fields(read(f"{base}/stat")) or ["?"])[0]
         used = cpu_ticks(pid, tid) - before.get((pid, tid), 0)
+        syscall = read(base + "/syscall").split(" ")
         print(f"  thread {tid} {read(base + '/comm'):<16} state={state} cpu_ticks_in_1s={used} "
-              f"wchan={read(base + '/wchan')} syscall={read(base + '/syscall').split(' ')[0]}")
+              f"wchan={read(base + '/wchan')} syscall={syscall[0]}{futex_owner(pid, syscall)}")
 PY
 timeout 15 nvidia-smi --query-gpu=utilization.gpu,memory.used,clocks.sm --format=csv,noheader 2>&1 | sed 's/^/GPU: /'
 if [ "${HANG_GDB:-0}" = 1 ] && command -v cuda-gdb >/dev/null; then

@@ -364,8 +364,10 @@ def sanitized(args):
         problems.append("no result")
     if run.get("timed_out"):
         problems.append(f"timed out after {run.get('wall_s')} s")
-    if not errors:
-        problems.append("no ERROR SUMMARY")
+    # memcheck ends with an ERROR SUMMARY, racecheck with a RACECHECK SUMMARY of hazards and errors.
+    errors += [int(m) for m in re.findall(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) error", text)]
+    if not errors and not hazards:
+        problems.append("no ERROR or RACECHECK SUMMARY")
     if any(errors) or any(hazards):
         problems.append("errors found")
     if run.get("returncode") != 0:

@@ -34,6 +34,11 @@ void CuptiActivity::flushAll() {
     diagnostics_.cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
 }
 
+void CuptiActivity::flushCompleted() {
+  if (enabled_)
+    diagnostics_.cupti(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
+}
+
 void CUPTIAPI CuptiActivity::requestBuffer(uint8_t **buffer, size_t *size, size_t *maxNumRecords) {
   *buffer = nullptr;
   *size = 0;
@@ -72,6 +77,8 @@ void CUPTIAPI CuptiActivity::completeBuffer(CUcontext context, uint32_t streamId
       if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
         continue;
       const auto *k = reinterpret_cast<const CUpti_ActivityKernel10 *>(record);
+      if (k->end == 0 || k->end < k->start)
+        continue; // a kernel still running when a forced flush handed its buffer over: no duration known
       KernelRecord r;
       r.correlationId = k->correlationId;
       r.start = k->start;
@@ -90,6 +97,8 @@ void CUPTIAPI CuptiActivity::completeBuffer(CUcontext context, uint32_t streamId
       r.graphId = k->graphId;
       records.push_back(std::move(r));
     }
+    if (self->diagnostics_.tracing())
+      self->diagnostics_.trace("CUPTI handed over a buffer of " + std::to_string(records.size()) + " kernel records");
     if (!records.empty())
       self->sink_(std::move(records));
     size_t dropped = 0;

@@ -44,6 +44,9 @@ public:
   bool enable(uint32_t flushPeriodMs);
   /// Hands every buffered record to the sink (forced: also records of kernels still queued).
   void flushAll();
+  /// Hands over every buffer whose records are all complete, full or not: CUPTI's own flush period hands
+  /// over only full ones, and what CUPTI still holds is lost when the program is killed.
+  void flushCompleted();
 
   int64_t droppedRecords() const { return dropped_.load(); }
 

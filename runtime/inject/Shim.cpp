@@ -55,6 +55,10 @@ thread_local GateHold gateHold = GateHold::None;
 // does not re-enter that set-up (a nested std::call_once would wait for itself).
 thread_local bool settingUpContext = false;
 
+// How often the records of finished kernels are taken from CUPTI while the program runs: what CUPTI still
+// holds when the program is killed (SIGKILL) is lost.
+constexpr std::chrono::milliseconds flushPeriod{100};
+
 // A signal that ends the program waits at most this long for the completed launches to be written.
 constexpr std::chrono::seconds signalPatience{5};
 
@@ -125,11 +129,6 @@ int Shim::initialize() {
     selector_ = std::make_unique<LaunchSelector>(options_, countersWanted_);
     kernels_.setNameFilter(
         [this](const std::string &name, const std::string &mangled) { return selector_->matches(name, mangled); });
-    // NVML takes a while to start: it does so while the driver creates the first context.
-    nvmlReady_ = std::async(std::launch::async, [this] {
-      blockFlushedSignalsOnThisThread();
-      nvml_ = std::make_unique<NvmlClocks>();
-    });
     {
       std::lock_guard<std::mutex> lock(mutex_);
       header_.pid = ::getpid();
@@ -145,8 +144,8 @@ int Shim::initialize() {
     }
     std::thread(&Shim::processQueue, this).detach(); // the Shim is never destroyed
     callbacksOn_ = callbacks_.enable();
-    // Every 10 ms CUPTI hands over the records of finished kernels, so the handler keeps up while the
-    // program runs and little is left for its exit to wait for.
+    // Every 10 ms CUPTI hands over its full buffers (partly filled ones: processQueue's flush), so the
+    // handler keeps up while the program runs and little is left for its exit to wait for.
     activity_.enable(10);
     std::atexit(onExit);
     // A child the program forks writes nothing into this process's file; a signal that ends the program
@@ -196,8 +195,11 @@ void Shim::describeDevices() {
       info.memoryBytes = static_cast<int64_t>(memory);
     devices.push_back(info);
   }
-  diagnostics_.trace("devices described; waiting for NVML");
-  nvmlReady_.wait();
+  // NVML starts here, after cuInit has returned, never while it runs (this is called from inside cuInit):
+  // an nvmlInit concurrent with the first cuInit left a driver mutex held by its thread after that thread
+  // ended, and a second CUDA runtime's cuInit (cuBLASLt's, inside cublasCreate) then waited on it forever.
+  diagnostics_.trace("devices described; starting NVML");
+  nvml_ = std::make_unique<NvmlClocks>();
   ClockSample clocks;
   if (!devices.empty())
     clocks = nvml_->sample(devices[0].uuid);
@@ -489,6 +491,11 @@ void Shim::exitLaunch(const LaunchCall &call) {
     std::lock_guard<std::mutex> lock(arrivalsMutex_);
     arrivedMetrics_.push_back(std::move(arrival));
   }
+  // Kernel replay leaves CUPTI's current activity buffer with a record that never completes, and CUPTI
+  // then hands over no buffer until a forced flush: a SIGKILL would lose every launch since. Nothing runs
+  // beside a profiled launch (the gate, and replay itself), so all earlier kernels have ended by now.
+  // After the arrival above, so that the counters' duration is the one this launch keeps.
+  activity_.flushAll();
   wakeHandler(); // written at once: a crash right after loses no profiled launch
 }
 
@@ -550,13 +557,19 @@ void Shim::wakeHandler() {
 
 void Shim::processQueue() {
   blockFlushedSignalsOnThisThread();
+  auto lastFlush = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(queueMutex_);
   while (!stopping_) {
-    // Awake at least once a second, to look after a launch being profiled.
-    bool work = queueChanged_.wait_for(lock, std::chrono::seconds(1),
+    // Awake at least every flushPeriod, to collect CUPTI's completed records and look after a launch
+    // being profiled.
+    bool work = queueChanged_.wait_for(lock, flushPeriod,
                                        [this] { return stopping_ || !queue_.empty() || arrivalsWaiting_; });
     lock.unlock();
     checkWatch();
+    if (auto now = std::chrono::steady_clock::now(); now - lastFlush >= flushPeriod) {
+      activity_.flushCompleted(); // its records come back through queueBatch, handled next round
+      lastFlush = now;
+    }
     lock.lock();
     if (stopping_)
       break;

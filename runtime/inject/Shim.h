@@ -105,7 +105,6 @@ private:
   CuptiRangeProfiler profiler_;
   ShimTiming timing_;
   std::unique_ptr<NvmlClocks> nvml_;
-  std::future<void> nvmlReady_;
   bool callbacksOn_ = false;
   bool countersWanted_ = false;
 
