@@ -6,9 +6,11 @@
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,6 +83,42 @@ bool nameMatches(const std::string &kernelName, const std::string &wanted) {
   return wanted.find('<') == std::string::npos && kernelName.rfind(wanted + "<", 0) == 0;
 }
 
+/// Measured launches of none of the static kernels: the files come from different versions of the source
+/// (or from another program), and every measured check would quietly find "no profiled launch".
+void requireCommonKernels(const std::vector<StaticDocument> &statics, const std::vector<MeasuredFile> &measured) {
+  std::set<std::string> staticNames, measuredNames;
+  for (const StaticDocument &doc : statics)
+    for (const StaticKernel &k : doc.kernels)
+      staticNames.insert(k.mangled);
+  for (const MeasuredFile &file : measured)
+    for (const Launch &l : file.launches)
+      measuredNames.insert(l.mangled);
+  if (staticNames.empty() || measuredNames.empty() ||
+      std::any_of(measuredNames.begin(), measuredNames.end(), [&](const std::string &n) { return staticNames.count(n); }))
+    return;
+  throw Error("none of the " + std::to_string(measuredNames.size()) +
+              " kernels in the measured files matches a kernel of the static files by mangled name (measured " +
+              *measuredNames.begin() + ", static " + *staticNames.begin() +
+              "): give the static file made from the sources of the measured program");
+}
+
+/// Ceilings measured on another GPU than a run's make `bound` verdicts on its launches unreliable: said, not
+/// refused (the same model in another machine is often what there is).
+void warnAboutOtherDevices(const CeilingsDocument &ceilings, const std::string &ceilingsPath,
+                           const std::vector<MeasuredFile> &measured, const std::vector<std::string> &measuredPaths) {
+  const DeviceInfo &c = ceilings.device;
+  for (size_t i = 0; i < measured.size(); ++i)
+    for (const DeviceInfo &d : measured[i].header.devices) {
+      bool same = !d.uuid.empty() && !c.uuid.empty() ? d.uuid == c.uuid : d.name == c.name;
+      if (!same)
+        std::fprintf(stderr,
+                     "roofcheck-audit: warning: %s: measured on %s %s, but %s ran on device %d, %s %s: `bound` "
+                     "verdicts on its launches may not hold\n",
+                     ceilingsPath.c_str(), c.name.c_str(), c.uuid.c_str(), measuredPaths[i].c_str(), d.index,
+                     d.name.c_str(), d.uuid.c_str());
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -100,9 +138,12 @@ int main(int argc, char **argv) {
       for (const std::string &w : measured.back().warnings)
         std::fprintf(stderr, "roofcheck-audit: warning: %s\n", w.c_str());
     }
+    requireCommonKernels(statics, measured);
     std::optional<CeilingsDocument> ceilings;
-    if (options.ceilingsFile)
+    if (options.ceilingsFile) {
       ceilings = loadCeilingsFile(*options.ceilingsFile);
+      warnAboutOtherDevices(*ceilings, *options.ceilingsFile, measured, options.measuredFiles);
+    }
 
     const Bindings &given = options.bindings;
     int counts[3] = {0, 0, 0};

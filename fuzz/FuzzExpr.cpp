@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <string>
 #include <string_view>
 
 using namespace roofcheck;
@@ -27,10 +28,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } catch (const ParseError &) {
     return 0;
   }
-  if (!(Expr::parse(e.str()) == e))
+  // Printing adds spaces and parentheses: text near the length limit can print past it, and then does
+  // not read back (Quantity::of makes such an estimate unknown).
+  auto readsBack = [](const Expr &tree) {
+    std::string printed = tree.str();
+    return printed.size() > Expr::MaxTextLength || Expr::parse(printed) == tree;
+  };
+  if (!readsBack(e))
     std::abort();
   Expr simple = e.simplified();
-  if (!(Expr::parse(simple.str()) == simple))
+  if (!readsBack(simple))
     std::abort();
   Bindings bindings;
   int64_t next = -3;
@@ -41,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       value->integer() != simpleValue->integer())
     std::abort();
   Expr bound = e.substituted(bindings);
-  if (!(Expr::parse(bound.str()) == bound))
+  if (!readsBack(bound))
     std::abort();
   return 0;
 }

@@ -23,8 +23,10 @@ std::string declaredSchema(const std::string &path) {
   if (line.find_first_not_of(" \t\r") == std::string::npos)
     throw Error(path + ": empty file, expected a roofcheck document (" + Accepted + ")");
   Json first = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (first.is_object() && first.contains("schema") && first["schema"] == MeasuredSchema)
-    return MeasuredSchema;
+  // A first line that is a whole document with a schema: a JSON Lines header (of any version: a measured/2
+  // file is named as such, not reported as invalid JSON on its second line) or a one-line document.
+  if (first.is_object() && first.contains("schema") && first["schema"].is_string())
+    return first["schema"].get<std::string>();
   Json whole = readJsonFile(path);
   if (!whole.is_object() || !whole.contains("schema"))
     throw Error(path + ": no \"schema\" field: not a roofcheck document (" + Accepted + ")");

@@ -24,9 +24,10 @@ declare -A seeds=(
   [measured]="$src/fuzz/corpus/measured $src/test/report/Inputs/*.jsonl"
   [ceilings]="$src/fuzz/corpus/ceilings $src/docs/schemas/examples/ceilings.json $src/test/report/Inputs/*.ceilings.json"
   [report]="$src/docs/schemas/examples/report.json"
+  [nvcc]="$src/fuzz/corpus/nvcc"
 )
 status=0
-for target in expr claims static measured ceilings report; do
+for target in expr claims static measured ceilings report nvcc; do
   work=$(mktemp -d)
   for seed in ${seeds[$target]}; do
     [ -e "$seed" ] && cp -r "$seed" "$work/" 2>/dev/null || true

@@ -243,7 +243,7 @@ Attempt compileOnce(const std::vector<std::string> &commandLine, const std::stri
 /// The command line without the arguments clang's driver does not know (a GCC-only flag that nvcc's
 /// -forward-unknown-to-host-compiler hands on, an nvcc flag newer than the translator): one such flag would
 /// otherwise stop the whole file. Each dropped argument is noted in `notes`.
-std::vector<std::string> knownArgumentsOnly(const std::vector<std::string> &commandLine,
+std::vector<std::string> knownArgumentsOnly(const std::vector<std::string> &commandLine, const std::string &sourceFile,
                                             std::vector<std::string> &notes) {
   std::vector<const char *> argv;
   for (size_t i = 1; i < commandLine.size(); ++i)
@@ -254,7 +254,7 @@ std::vector<std::string> knownArgumentsOnly(const std::vector<std::string> &comm
   std::set<unsigned> unknown;
   for (const llvm::opt::Arg *arg : args.filtered(clang::options::OPT_UNKNOWN)) {
     unknown.insert(arg->getIndex());
-    notes.push_back("dropped '" + std::string(arg->getSpelling()) +
+    notes.push_back(sourceFile + ": dropped '" + std::string(arg->getSpelling()) +
                     "' from the compile command: clang does not know it");
   }
   std::vector<std::string> line = {commandLine.front()};
@@ -368,7 +368,7 @@ DeviceModule compileDevice(const std::vector<std::string> &commandLine, const st
     throw Error("cannot compile the device side of " + sourceFile + ": not a source file (a NUL byte at offset " +
                 std::to_string(*nul) + ")");
   DeviceModule result;
-  const std::vector<std::string> line = knownArgumentsOnly(commandLine, result.recoveredErrors);
+  const std::vector<std::string> line = knownArgumentsOnly(commandLine, sourceFile, result.recoveredErrors);
   result.context = std::make_unique<llvm::LLVMContext>();
   Attempt attempt = compileOnce(line, sourceFile, nullptr, *result.context, result.module);
   if (attempt.ok) {

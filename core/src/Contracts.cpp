@@ -32,16 +32,28 @@ Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
   FieldReader r = parent.object(key);
   Quantity q;
   if (auto expr = r.optionalString("expr")) {
+    Expr parsed;
     try {
-      Expr::parse(*expr);
+      parsed = Expr::parse(*expr);
     } catch (const ParseError &e) {
       r.fail("expr", std::string("not an expression: ") + e.what());
     }
+    // FLOPs, bytes and intensities are counts and ratios of counts: a negative constant is a corrupt document.
+    std::optional<double> constant;
+    try {
+      if (parsed.symbols().empty())
+        constant = parsed.evaluate({}).toDouble();
+    } catch (const Error &) {
+    }
+    if (constant && *constant < 0)
+      r.fail("expr", "must not be negative, found " + *expr);
     q.expr = *expr;
   } else if (!r.has("expr")) {
     r.fail("expr", "missing");
   }
   q.value = r.optionalNumber("value");
+  if (q.value && *q.value < 0)
+    r.fail("value", "must not be negative");
   return q;
 }
 
@@ -127,13 +139,11 @@ DeviceInfo deviceFrom(const FieldReader &r) {
 
 Quantity Quantity::of(const Expr &e, const Bindings &bindings) {
   Quantity q;
-  Expr simple = e.simplified();
-  q.expr = simple.str();
-  try {
-    q.value = simple.evaluate(bindings).toDouble();
-  } catch (const Error &) {
-    q.value = std::nullopt;
-  }
+  q.expr = e.simplified().str();
+  // Text longer than the parser reads would make the whole document unreadable: unknown instead.
+  if (q.expr.size() > Expr::MaxTextLength)
+    return unknown();
+  q.value = q.evaluate(bindings);
   return q;
 }
 
@@ -141,7 +151,11 @@ std::optional<double> Quantity::evaluate(const Bindings &bindings) const {
   if (!known())
     return std::nullopt;
   try {
-    return Expr::parse(expr).evaluate(bindings).toDouble();
+    double value = Expr::parse(expr).evaluate(bindings).toDouble();
+    // A formula such as n - 2 evaluated for n = 1: a count below zero is no count.
+    if (value < 0)
+      return std::nullopt;
+    return value;
   } catch (const Error &) {
     return std::nullopt;
   }

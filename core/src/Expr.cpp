@@ -296,8 +296,9 @@ public:
   Expr parseAll() {
     // Printing, simplification and evaluation recurse along the tree, which a long flat chain
     // ("a + a + ...") makes as deep as it is long: bound it.
-    if (text_.size() > maxLength)
-      throw ParseError("expression longer than " + std::to_string(maxLength) + " characters", maxLength + 1);
+    if (text_.size() > Expr::MaxTextLength)
+      throw ParseError("expression longer than " + std::to_string(Expr::MaxTextLength) + " characters",
+                       Expr::MaxTextLength + 1);
     skipSpace();
     if (pos_ == text_.size())
       fail("empty expression");
@@ -310,7 +311,6 @@ public:
 
 private:
   static constexpr int maxDepth = 200;
-  static constexpr size_t maxLength = 16384;
 
   [[noreturn]] void fail(const std::string &message) const { throw ParseError(message, pos_ + 1); }
 

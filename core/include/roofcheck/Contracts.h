@@ -33,8 +33,8 @@ struct Quantity {
   static Quantity of(const Expr &e, const Bindings &bindings = {});
   static Quantity unknown() { return {}; }
   bool known() const { return !expr.empty(); }
-  /// Evaluates expr with bindings (the stored value is ignored). nullopt when expr is unknown or
-  /// needs a symbol that is not bound.
+  /// Evaluates expr with bindings (the stored value is ignored). nullopt when expr is unknown, needs a
+  /// symbol that is not bound, or comes out negative (no count is).
   std::optional<double> evaluate(const Bindings &bindings) const;
 };
 

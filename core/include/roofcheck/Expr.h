@@ -71,6 +71,8 @@ public:
 
   /// Parses text; malformed text throws ParseError with the 1-based column.
   static Expr parse(std::string_view text);
+  /// The longest text parse() reads: a tree that prints longer does not read back.
+  static constexpr size_t MaxTextLength = 16384;
 
   Kind kind() const;
   int64_t integerValue() const;      ///< Kind::Integer only.
