@@ -27,8 +27,8 @@ bool CuptiRangeProfiler::enable(CUcontext context, ContextState &state) {
   state.object = enable.pRangeProfilerObject;
   CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   size.pRangeProfilerObject = state.object;
-  size.pMetricNames = const_cast<const char **>(host_.metricNames().data());
-  size.numMetrics = host_.metricNames().size();
+  size.pMetricNames = const_cast<const char **>(state.host->metricNames().data());
+  size.numMetrics = state.host->metricNames().size();
   size.maxNumOfRanges = rangesPerImage;
   size.maxNumRangeTreeNodes = rangesPerImage;
   if (!diagnostics_.cupti(cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize")) {
@@ -52,8 +52,8 @@ bool CuptiRangeProfiler::configure(ContextState &state) {
     return false;
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = state.object;
-  config.configSize = host_.configImage().size();
-  config.pConfig = host_.configImage().data();
+  config.configSize = state.host->configImage().size();
+  config.pConfig = state.host->configImage().data();
   config.counterDataImageSize = state.counterData.size();
   config.pCounterDataImage = state.counterData.data();
   config.range = CUPTI_AutoRange;
@@ -70,15 +70,18 @@ bool CuptiRangeProfiler::configure(ContextState &state) {
   return true;
 }
 
-bool CuptiRangeProfiler::begin(CUcontext context) {
-  if (unavailable_ || !host_.configured())
+bool CuptiRangeProfiler::begin(CUcontext context, CuptiProfilerHost &host) {
+  if (unavailable_ || !host.configured())
     return false;
   std::lock_guard<std::mutex> lock(mutex_);
   ContextState &state = contexts_[context];
   if (state.broken || state.active)
     return false;
-  if (!state.object && !enable(context, state))
-    return false;
+  if (!state.object) {
+    state.host = &host;
+    if (!enable(context, state))
+      return false;
+  }
   if ((!state.configured || state.rangesHeld >= rangesPerImage) && !configure(state)) {
     state.broken = true;
     return false;
@@ -129,7 +132,7 @@ std::optional<std::map<std::string, double>> CuptiRangeProfiler::end(CUcontext c
   // The newest range is this launch's, whether decoding appends ranges or starts the image over.
   state.rangesHeld = info.numTotalRanges;
   diagnostics_.trace("cuptiProfilerHostEvaluateToGpuValues");
-  return host_.evaluate(state.counterData, info.numTotalRanges - 1);
+  return state.host->evaluate(state.counterData, info.numTotalRanges - 1);
 }
 
 void CuptiRangeProfiler::release(CUcontext context) {

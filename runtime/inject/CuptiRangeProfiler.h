@@ -20,11 +20,12 @@ namespace roofcheck::runtime {
 
 class CuptiRangeProfiler {
 public:
-  CuptiRangeProfiler(Diagnostics &diagnostics, CuptiProfilerHost &host) : diagnostics_(diagnostics), host_(host) {}
+  explicit CuptiRangeProfiler(Diagnostics &diagnostics) : diagnostics_(diagnostics) {}
 
-  /// Before the launch: enables profiling on context (first time) and starts a range. false when the
-  /// launch cannot be profiled; permanentlyUnavailable() then says whether to stop trying.
-  bool begin(CUcontext context);
+  /// Before the launch: enables profiling on context (first time, with host: the configuration made for
+  /// the context's device, which must outlive the context) and starts a range. false when the launch
+  /// cannot be profiled; permanentlyUnavailable() then says whether to stop trying.
+  bool begin(CUcontext context, CuptiProfilerHost &host);
   /// After the launch: stops, decodes and evaluates. nullopt (with a warning) when that fails.
   std::optional<std::map<std::string, double>> end(CUcontext context);
   /// Before the context goes away.
@@ -35,6 +36,7 @@ public:
 private:
   struct ContextState {
     CUpti_RangeProfiler_Object *object = nullptr;
+    CuptiProfilerHost *host = nullptr; ///< the configuration of the context's device
     std::vector<uint8_t> counterData;
     size_t rangesHeld = 0;   ///< ranges decoded into counterData since it was configured
     bool configured = false;
@@ -46,7 +48,6 @@ private:
   bool enable(CUcontext context, ContextState &state);
 
   Diagnostics &diagnostics_;
-  CuptiProfilerHost &host_;
   std::mutex mutex_;
   std::unordered_map<CUcontext, ContextState> contexts_;
   bool unavailable_ = false;

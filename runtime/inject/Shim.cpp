@@ -107,8 +107,7 @@ Shim::Shim()
     : kernels_(diagnostics_), callbacks_(diagnostics_, *this),
       activity_(
           diagnostics_, [this](std::vector<KernelRecord> &&records) { queueBatch(std::move(records)); }),
-      host_(diagnostics_),
-      profiler_(diagnostics_, host_) {}
+      profiler_(diagnostics_) {}
 
 int Shim::initialize() {
   std::call_once(initialized_, [this] {
@@ -218,18 +217,35 @@ void Shim::describeDevices() {
 }
 
 void Shim::configureCounters(CUcontext context, CUdevice device) {
-  diagnostics_.trace("configuring the counters");
-  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-  if (!diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize")) {
-    selector_->stopProfiling();
-    return;
+  int index = static_cast<int>(device);
+  {
+    std::lock_guard<std::mutex> lock(hostsMutex_);
+    if (!hosts_.emplace(index, nullptr).second)
+      return; // configured, or being configured, for an earlier context of this device
   }
+  std::call_once(profilerInitialized_, [this] {
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    profilerUsable_ = diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+    if (!profilerUsable_)
+      selector_->stopProfiling();
+  });
+  if (!profilerUsable_)
+    return;
+  // Made without the lock held: this asks CUPTI and the driver, inside the driver's callback.
+  auto host = std::make_unique<CuptiProfilerHost>(diagnostics_);
+  if (!configureHost(*host, context, device))
+    return;
+  std::lock_guard<std::mutex> lock(hostsMutex_);
+  hosts_[index] = std::move(host);
+}
+
+bool Shim::configureHost(CuptiProfilerHost &host, CUcontext context, CUdevice device) {
+  diagnostics_.trace("configuring the counters of device " + std::to_string(device));
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
-  if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName) {
-    selector_->stopProfiling();
-    return;
-  }
+  if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName)
+    return false;
+  // Which counters this device can collect now: each device's configuration is made from its own.
   std::vector<uint8_t> availability;
   CUpti_Profiler_GetCounterAvailability_Params query{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
   query.ctx = context;
@@ -245,19 +261,27 @@ void Shim::configureCounters(CUcontext context, CUdevice device) {
                                     "root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0); "
                                     "durations continue");
     selector_->stopProfiling();
-    return;
+    return false;
   }
   const std::vector<std::string> &requested =
       options_.metricsMode == MetricsMode::List ? options_.metrics : defaultMetrics();
-  if (!host_.configure(chip.pChipName, availability, requested, options_.metricsMode == MetricsMode::Default)) {
-    selector_->stopProfiling();
-    return;
-  }
+  if (!host.configure(chip.pChipName, availability, requested, options_.metricsMode == MetricsMode::Default))
+    return false;
+  diagnostics_.trace("counters of device " + std::to_string(device) + " configured: " +
+                     std::to_string(host.passes().value_or(0)) + " passes");
   std::lock_guard<std::mutex> lock(mutex_);
-  header_.replayPasses = host_.passes();
-  header_.options["chip"] = host_.chip();
-  header_.options["collected_metrics"] = host_.metrics();
-  diagnostics_.trace("counters configured: " + std::to_string(host_.passes().value_or(0)) + " passes");
+  if (!header_.replayPasses) { // the header describes the first device configured
+    header_.replayPasses = host.passes();
+    header_.options["chip"] = host.chip();
+    header_.options["collected_metrics"] = host.metrics();
+  }
+  return true;
+}
+
+CuptiProfilerHost *Shim::hostFor(int device) {
+  std::lock_guard<std::mutex> lock(hostsMutex_);
+  auto it = hosts_.find(device);
+  return it == hosts_.end() ? nullptr : it->second.get();
 }
 
 int Shim::deviceOf(CUcontext context) {
@@ -291,7 +315,7 @@ void Shim::onContextCreated(CUcontext context) {
   });
   int device = deviceOf(context);
   if (countersWanted_)
-    std::call_once(countersConfigured_, [&] { configureCounters(context, device); });
+    configureCounters(context, device);
   diagnostics_.trace("context set up");
 }
 
@@ -429,7 +453,8 @@ void Shim::holdGate(bool exclusive) {
 
 bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, Launch &launch) {
   watchProfiling(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
-  bool begun = profiler_.begin(call.context);
+  CuptiProfilerHost *host = hostFor(launch.device);
+  bool begun = host && profiler_.begin(call.context, *host);
   diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
   if (!begun) {
     endWatch();

@@ -79,6 +79,8 @@ private:
   void onKernelRecordLocked(const KernelRecord &record);
   void describeDevices();
   void configureCounters(CUcontext context, CUdevice device);
+  bool configureHost(CuptiProfilerHost &host, CUcontext context, CUdevice device);
+  CuptiProfilerHost *hostFor(int device); ///< nullptr where counters could not be configured
   int deviceOf(CUcontext context);
   std::vector<std::string> openNvtxRanges(); ///< this thread's push/pop ranges and the started ones
   void writeHeader();
@@ -101,7 +103,6 @@ private:
   KernelInfoCache kernels_;
   CuptiCallbacks callbacks_;
   CuptiActivity activity_;
-  CuptiProfilerHost host_;
   CuptiRangeProfiler profiler_;
   ShimTiming timing_;
   std::unique_ptr<NvmlClocks> nvml_;
@@ -110,7 +111,12 @@ private:
 
   std::once_flag initialized_;
   std::once_flag describeStarted_;
-  std::once_flag countersConfigured_;
+  std::once_flag profilerInitialized_;
+  bool profilerUsable_ = false; ///< cuptiProfilerInitialize succeeded
+  // The counter configuration of each device, made from its own counter availability when its first
+  // context is created (nullptr where that failed); never destroyed, like the Shim.
+  std::mutex hostsMutex_;
+  std::map<int, std::unique_ptr<CuptiProfilerHost>> hosts_;
   std::atomic<bool> finished_{false};
   std::atomic<int64_t> nextIndex_{0};
   std::atomic<int64_t> seen_{0};
