@@ -194,9 +194,10 @@ void Shim::describeDevices() {
       info.memoryBytes = static_cast<int64_t>(memory);
     devices.push_back(info);
   }
-  // NVML starts here, after cuInit has returned, never while it runs (this is called from inside cuInit):
-  // an nvmlInit concurrent with the first cuInit left a driver mutex held by its thread after that thread
-  // ended, and a second CUDA runtime's cuInit (cuBLASLt's, inside cublasCreate) then waited on it forever.
+  // NVML starts here, once a context exists, never in InitializeInjection (which the driver calls from
+  // inside cuInit): an nvmlInit concurrent with the first cuInit left a driver mutex owned by its thread
+  // after that thread ended, and a second CUDA runtime's cuInit (cuBLASLt's, in cublasCreate) then waited
+  // on it forever.
   diagnostics_.trace("devices described; starting NVML");
   nvml_ = std::make_unique<NvmlClocks>();
   ClockSample clocks;
