@@ -24,8 +24,11 @@ while IFS='|' read -r kernel file grid block args; do
   i=$((i + 1))
   bindings=()
   for a in $args; do bindings+=(--arg "$a"); done
-  if ! "$lint" "$root/$file" --kernel "$kernel" --grid "$grid" --block "$block" "${bindings[@]}" \
-      --json "$work/$(printf %02d $i).json" > /dev/null 2> "$work/err"; then
+  # Exit 1 only says a rule found something (the naive matmul's reuse): the estimates are written.
+  status=0
+  "$lint" "$root/$file" --kernel "$kernel" --grid "$grid" --block "$block" "${bindings[@]}" \
+    --json "$work/$(printf %02d $i).json" > /dev/null 2> "$work/err" || status=$?
+  if [[ $status -gt 1 ]]; then
     echo "lint-accuracy.sh: error: roofcheck-lint failed on $kernel ($file): $(cat "$work/err")" >&2
     exit 2
   fi

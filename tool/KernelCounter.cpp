@@ -435,8 +435,13 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
   // i / d with i a thread index and d invariant: a variable of its own whose range is the index range / d.
   if (auto *bin = dyn_cast<llvm::BinaryOperator>(value);
       bin && (bin->getOpcode() == llvm::Instruction::SDiv || bin->getOpcode() == llvm::Instruction::UDiv)) {
-    Linear num = decompose(toPoly(se_.getSCEV(bin->getOperand(0))));
+    Poly numerator = toPoly(se_.getSCEV(bin->getOperand(0)));
     Poly den = toPoly(se_.getSCEV(bin->getOperand(1)));
+    // n / d, both invariant (a size over a tile width): the quotient as a formula. Expr divides by
+    // flooring; C's signed division truncates, which is the same for the non-negative sizes of a launch.
+    if (invariant(numerator) && invariant(den) && !den.isZero())
+      return opaque(toExpr(numerator) / toExpr(den));
+    Linear num = decompose(numerator);
     if (num.known && num.axes.size() == 1 && num.iters.empty() && num.invariant.isZero() &&
         num.axes.begin()->second == Poly::constant(1) && invariant(den) && !den.isZero()) {
       Atom atom;
