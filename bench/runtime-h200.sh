@@ -109,21 +109,16 @@ run_faults() {
   cat "$logs/faults/faults.md" 2>/dev/null || tail -20 "$logs/faults.log"
 }
 
-run_examples() {
-  step examples vs ncu
+# run_accuracy SET LIMIT_S: agreement with ncu on the examples or the static corpus.
+run_accuracy() {
+  step "$1 vs ncu"
   local limit
-  limit=$(budget 150)
+  limit=$(budget "$2")
   [ "$limit" -eq 0 ] && { skipped; return; }
-  timeout "$limit" "$root/bench/runtime-accuracy.sh" "$build" "$logs/accuracy" examples 2>&1 | tee "$logs/accuracy-examples.log"
+  timeout "$limit" "$root/bench/runtime-accuracy.sh" "$build" "$logs/accuracy" "$1" 2>&1 | tee "$logs/accuracy-$1.log"
 }
-
-run_corpus() {
-  step corpus vs ncu
-  local limit
-  limit=$(budget 200)
-  [ "$limit" -eq 0 ] && { skipped; return; }
-  timeout "$limit" "$root/bench/runtime-accuracy.sh" "$build" "$logs/accuracy" corpus 2>&1 | tee "$logs/accuracy-corpus.log"
-}
+run_examples() { run_accuracy examples 150; }
+run_corpus() { run_accuracy corpus 200; }
 
 run_ncu() {
   step under ncu
