@@ -7,11 +7,12 @@
 #             (CUDA_MODULE_LOADING=EAGER), to tell whether counters or lazy loading hang
 #   lit       the lit suites test/runtime and test/gpu/runtime (tensor-gemm.test left out where tensor hung)
 #   overhead  10,400 short launches: native, --metrics time, default metrics, ncu (bench/runtime-overhead.sh)
+#   floor     where --metrics time's overhead goes: CUPTI's least cost against the shim's (bench/runtime-floor.sh)
 #   pytorch   a PyTorch program under the shim (bench/runtime-pytorch.sh)
 #   faults    the fault suite without its sanitizer part (bench/faults/run-faults.sh)
 #   examples, corpus   agreement with ncu (bench/runtime-accuracy.sh)
 #   ncu       the shim under another CUPTI client
-# usage: bench/runtime-h200.sh [LOG_DIR [STEPS]]   (default STEPS: "tensor variants lit overhead pytorch faults
+# usage: bench/runtime-h200.sh [LOG_DIR [STEPS]]   (default STEPS: "tensor variants lit overhead floor pytorch faults
 # examples corpus ncu"; uses .gpukit/ for lit, FileCheck, gtest). RUNTIME_DEADLINE_S (default 3600): no
 # step runs past that many seconds from the start; one that would start with less than 20 s left is skipped.
 set -uo pipefail
@@ -21,7 +22,7 @@ mkdir -p "$logs"
 build=$root/build-gpu
 kit=$root/.gpukit
 export PATH=$kit/bin:$PATH LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-steps=${2:-tensor variants lit overhead pytorch faults examples corpus ncu}
+steps=${2:-tensor variants lit overhead floor pytorch faults examples corpus ncu}
 deadline=${RUNTIME_DEADLINE_S:-3600}
 run=$build/bin/roofcheck-run
 tensor_hung=no
@@ -90,6 +91,14 @@ run_overhead() {
   timeout "$limit" "$root/bench/runtime-overhead.sh" "$build" 5 2>&1 | tee "$logs/overhead.log"
 }
 
+run_floor() {
+  step "floor: CUPTI's share of the overhead"
+  local limit
+  limit=$(budget 150)
+  [ "$limit" -eq 0 ] && { skipped; return; }
+  timeout "$limit" "$root/bench/runtime-floor.sh" "$build" 7 2>&1 | tee "$logs/floor.log"
+}
+
 run_pytorch() {
   step pytorch
   local limit
@@ -136,6 +145,7 @@ step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu --format=csv
 step build
 targets="roofcheck roofcheck-run roofcheck-inject roofcheck-report roofcheck-measured-dump roofcheck-runtime-tests"
+wanted floor && targets+=" roofcheck-cupti-floor"
 wanted lit && targets+=" example-vector-add" # gpu/runtime's vector-add and report tests run it
 if wanted examples || wanted corpus || wanted ncu; then
   targets+=" example-vector-add example-matmul example-transpose example-softmax corpus-streaming corpus-stencil"
@@ -151,7 +161,7 @@ step unit tests
 "$build/unittests/roofcheck-runtime-tests" --gtest_brief=1 2>&1 | tail -3
 for s in $steps; do
   case $s in
-  tensor | variants | lit | overhead | pytorch | faults | examples | corpus | ncu) "run_$s" ;;
+  tensor | variants | lit | overhead | floor | pytorch | faults | examples | corpus | ncu) "run_$s" ;;
   *) echo "runtime-h200: unknown step '$s'" ;;
   esac
 done

@@ -49,7 +49,7 @@ void flushWhenAsked() {
 // Only async-signal-safe calls here: the flushing itself happens on flushWhenAsked's thread.
 void onSignal(int signal) {
   int savedErrno = errno;
-  if (!inForkedChild()) {
+  if (!inForkedChild() && !flushDone.load()) {
     int none = 0;
     if (flushSignal.compare_exchange_strong(none, signal))
       ::sem_post(&flushWanted);
@@ -102,6 +102,8 @@ std::vector<int> flushOnSignals(std::function<void(int)> flush, std::chrono::mil
   }
   return caught;
 }
+
+void flushNoLongerNeeded() { flushDone.store(true); }
 
 void blockFlushedSignalsOnThisThread() {
   sigset_t blocked;

@@ -21,6 +21,10 @@ std::vector<int> flushedSignals();
 std::vector<int> flushOnSignals(std::function<void(int)> flush, std::chrono::milliseconds patience,
                                 const std::vector<int> &signals);
 
+/// Says that nothing is left to flush (the program's exit has written everything): a signal caught after
+/// this is raised again at once, without waking the flushing thread.
+void flushNoLongerNeeded();
+
 /// Blocks the asynchronous ones among flushedSignals() on the calling thread, so that a signal sent to the
 /// process is handled on one of the program's threads, never on a helper thread of the shim's.
 void blockFlushedSignalsOnThisThread();

@@ -795,7 +795,12 @@ void Shim::writePendingLocked(bool includeUntimed) {
 }
 
 void Shim::writeOut(bool atExit) {
-  if (inForkedChild() || finished_.exchange(true))
+  if (inForkedChild())
+    return;
+  // The exit and a signal can both get here (a crash on one thread while another exits): the second waits
+  // until the first has written everything, so a signal raised after it leaves a complete file.
+  std::lock_guard<std::mutex> once(writeOutMutex_);
+  if (finished_.exchange(true))
     return;
   diagnostics_.trace(atExit ? "finish: flushing CUPTI's buffers" : "ended by a signal: flushing CUPTI's buffers");
   int64_t started = timing_.start();
@@ -823,6 +828,9 @@ void Shim::writeOut(bool atExit) {
     writer_.append(summaryRecord(counts)); // a file without one comes from a process that died
   writer_.close();
   timing_.stop(ShimTiming::FinishWrite, started);
+  // A crash on another thread from here on (the program's exit tearing CUDA down under it) ends the
+  // process at once, as without the shim, not after the exiting thread has finished.
+  flushNoLongerNeeded();
   if (atExit && timing_.enabled())
     std::fprintf(stderr, "roofcheck: timing: %s\n", timing_.summary().c_str());
 }

@@ -118,6 +118,7 @@ private:
   std::mutex hostsMutex_;
   std::map<int, std::unique_ptr<CuptiProfilerHost>> hosts_;
   std::atomic<bool> finished_{false};
+  std::mutex writeOutMutex_; // held by writeOut: the exit's and a signal's are one after the other
   std::atomic<int64_t> nextIndex_{0};
   std::atomic<int64_t> seen_{0};
 

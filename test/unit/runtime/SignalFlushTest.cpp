@@ -112,6 +112,22 @@ TEST(SignalFlush, AFlushThatNeverEndsDelaysTheSignalOnlyByThePatience) {
   EXPECT_LT(r.seconds, 2.0);
 }
 
+// Once the program's own exit has written everything (the shim calls flushNoLongerNeeded), a crash on
+// another thread during the rest of that exit ends the process at once, as it would without the shim: a
+// wait there would let the exiting thread finish first and turn the crash into the exit status.
+TEST(SignalFlush, AfterTheFinalFlushASignalEndsTheProgramWithoutFlushing) {
+  ChildResult r = inChild([](int out) {
+    std::signal(SIGSEGV, SIG_DFL);
+    flushOnSignals([out](int) { say(out, "flushed"); }, 2000ms, flushedSignals());
+    flushNoLongerNeeded();
+    ::raise(SIGSEGV);
+    std::this_thread::sleep_for(5s);
+  });
+  ASSERT_TRUE(WIFSIGNALED(r.status)) << "status " << r.status;
+  EXPECT_EQ(WTERMSIG(r.status), SIGSEGV);
+  EXPECT_EQ(r.output, "");
+}
+
 // A child that the program forks inherits the handlers but not the parent's threads or file: it flushes
 // nothing and ends at once.
 TEST(SignalFlush, AForkedChildFlushesNothing) {

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Where the overhead of `roofcheck run --metrics time` goes, on bench/runtime-launches.cu with 0 and 10,400
+# launches, all configurations interleaved in one run (REPEATS rounds, medians and ranges):
+#   native
+#   floor-load, floor-callbacks, floor-activity, floor-both   bench/cupti-floor.cpp: CUPTI asked for what the
+#       shim asks, nothing done with it (floor-both is the least any CUPTI tracer of every launch costs)
+#   shim      libroofcheck-inject.so injected directly, with the environment roofcheck-run gives it
+#   run       roofcheck-run --metrics time (the launcher, then the shim)
+# Then the shim's own phases (ROOFCHECK_SHIM_TIMING=1) on the 10,400-launch program.
+# usage: bench/runtime-floor.sh BUILD_DIR [REPEATS]   (needs a GPU and nvcc)
+set -euo pipefail
+build=$(cd "${1:?usage: runtime-floor.sh BUILD_DIR [REPEATS]}" && pwd)
+repeats=${2:-7}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+nvcc -O2 -arch=sm_90 -o "$work/launches" "$here/runtime-launches.cu"
+run=$build/bin/roofcheck-run
+floor=$build/bench/libroofcheck-cupti-floor.so
+[ -f "$floor" ] || { echo "runtime-floor: $floor is missing (build the runtime first)" >&2; exit 2; }
+mkdir -p "$work/out"
+
+# The environment the launcher gives the program: the shim is then run without the launcher in between.
+"$run" --metrics time --output-dir "$work/out" -- /usr/bin/env >"$work/env" 2>/dev/null
+shim_env=()
+while IFS= read -r line; do
+  case $line in CUDA_INJECTION64_PATH=* | ROOFCHECK_OPTIONS=* | NVTX_INJECTION64_PATH=*) shim_env+=("$line") ;; esac
+done <"$work/env"
+
+wall_ms() { # runs "$@" quietly, prints its wall time in ms
+  local start end
+  start=$(date +%s%N)
+  "$@" >"$work/stdout" 2>"$work/stderr" || { echo "failed: $*" >&2; cat "$work/stderr" >&2; exit 1; }
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
+}
+configs=(native floor-load floor-callbacks floor-activity floor-both shim run)
+time_config() { # CONFIG LAUNCHES: the wall ms of one run of that configuration
+  case $1 in
+  native) wall_ms "$work/launches" "$2" ;;
+  floor-*) wall_ms env CUDA_INJECTION64_PATH="$floor" ROOFCHECK_FLOOR="${1#floor-}" "$work/launches" "$2" ;;
+  shim) wall_ms env "${shim_env[@]}" "$work/launches" "$2" ;;
+  run) wall_ms "$run" --metrics time --output-dir "$work/out" -- "$work/launches" "$2" ;;
+  esac
+}
+"$work/launches" >/dev/null # warm the driver and the file cache
+declare -A times
+for _ in $(seq "$repeats"); do
+  for launches in 0 2600; do
+    for config in "${configs[@]}"; do
+      times[$config/$launches]+="$(time_config "$config" "$launches") "
+      rm -f "$work"/out/*
+    done
+  done
+done
+stats() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {printf "%d %d %d", a[int((NR+1)/2)], a[1], a[NR]}'; }
+echo "runs per configuration: $repeats, interleaved; wall ms of the whole process"
+printf '%-16s %24s %24s %10s\n' configuration "0 launches: median (range)" "10,400: median (range)" "10,400 / native"
+read -r n0 _ _ <<<"$(echo "${times[native/0]}" | stats)"
+read -r n1 _ _ <<<"$(echo "${times[native/2600]}" | stats)"
+for config in "${configs[@]}"; do
+  read -r m0 lo0 hi0 <<<"$(echo "${times[$config/0]}" | stats)"
+  read -r m1 lo1 hi1 <<<"$(echo "${times[$config/2600]}" | stats)"
+  printf '%-16s %12d (%4d-%4d) %12d (%4d-%4d) %10s\n' "$config" "$m0" "$lo0" "$hi0" "$m1" "$lo1" "$hi1" \
+    "$(awk -v a="$m1" -v b="$n1" 'BEGIN { printf "%.2f", a / b }')"
+done
+echo "native 0 / 10,400 launches: $n0 / $n1 ms; all times:"
+for key in "${!times[@]}"; do echo "  $key: ${times[$key]}"; done | sort
+for launches in 0 2600; do
+  ROOFCHECK_SHIM_TIMING=1 "$run" --metrics time --output-dir "$work/out" -- "$work/launches" "$launches" \
+    >/dev/null 2>"$work/timing"
+  echo "shim phases, $((4 * launches)) launches: $(grep -o 'timing: .*' "$work/timing" || echo none)"
+  rm -f "$work"/out/*
+done
