@@ -3,7 +3,7 @@
 # every launch profiled by both (roofcheck --samples 0; ncu --clock-control none --cache-control none with
 # the metrics roofcheck collected), compared launch by launch by bench/runtime-compare.py.
 # usage: bench/runtime-accuracy.sh BUILD_DIR [OUT_DIR [SETS]]   (SETS: "examples corpus", the default, or
-# either; needs a GPU and ncu)
+# either; needs a GPU and ncu). ACCURACY_METRICS=LIST: roofcheck collects those (--metrics LIST), ncu too.
 set -euo pipefail
 build=$(cd "${1:?usage: runtime-accuracy.sh BUILD_DIR [OUT_DIR [SETS]]}" && pwd)
 out=${2:-$(mktemp -d)}
@@ -24,7 +24,7 @@ for case in "${cases[@]}"; do
   name=$(basename "${argv[0]}")
   dir=$out/$name
   rm -rf "$dir" && mkdir -p "$dir"
-  "$run" --samples 0 --output-dir "$dir" -- "$program" "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
+  "$run" --samples 0 ${ACCURACY_METRICS:+--metrics "$ACCURACY_METRICS"} --output-dir "$dir" -- "$program" "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
   "$program" "${argv[@]:1}" >"$dir/native.stdout"
   file=$(ls "$dir"/roofcheck.*.measured.jsonl | head -1)
   metrics=$(python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get("collected_metrics") or ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"]))' "$file")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Where the overhead of `roofcheck run --metrics time` goes, on bench/runtime-launches.cu with 0 and 10,400
-# launches, all configurations interleaved in one run (REPEATS rounds, medians and ranges):
+# Where the overhead of `roofcheck run --metrics time` goes, on bench/runtime-launches.cu with 0, 10,400 and
+# 104,000 launches, all configurations interleaved in one run (REPEATS rounds, medians and ranges):
 #   native
 #   floor-load, floor-callbacks, floor-activity, floor-both   bench/cupti-floor.cpp: CUPTI asked for what the
 #       shim asks, nothing done with it (floor-both is the least any CUPTI tracer of every launch costs)
@@ -46,7 +46,7 @@ time_config() { # CONFIG LAUNCHES: the wall ms of one run of that configuration
 "$work/launches" >/dev/null # warm the driver and the file cache
 declare -A times
 for _ in $(seq "$repeats"); do
-  for launches in 0 2600; do
+  for launches in 0 2600 26000; do
     for config in "${configs[@]}"; do
       times[$config/$launches]+="$(time_config "$config" "$launches") "
       rm -f "$work"/out/*
@@ -54,17 +54,25 @@ for _ in $(seq "$repeats"); do
   done
 done
 stats() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {printf "%d %d %d", a[int((NR+1)/2)], a[1], a[NR]}'; }
-echo "runs per configuration: $repeats, interleaved; wall ms of the whole process"
-printf '%-16s %24s %24s %10s\n' configuration "0 launches: median (range)" "10,400: median (range)" "10,400 / native"
-read -r n0 _ _ <<<"$(echo "${times[native/0]}" | stats)"
-read -r n1 _ _ <<<"$(echo "${times[native/2600]}" | stats)"
+median() { stats <<<"$1" | cut -d' ' -f1; }
+echo "runs per configuration: $repeats, interleaved; wall ms of the whole process, median (range)"
+printf '%-16s %16s %16s %16s %8s %9s %11s\n' configuration "0 launches" "10,400" "104,000" "10,400 /" \
+  "fixed ms" "us a launch"
+printf '%-16s %16s %16s %16s %8s %9s %11s\n' "" "" "" "" native "" ""
+n0=$(median "${times[native/0]}") n1=$(median "${times[native/2600]}") n2=$(median "${times[native/26000]}")
 for config in "${configs[@]}"; do
-  read -r m0 lo0 hi0 <<<"$(echo "${times[$config/0]}" | stats)"
-  read -r m1 lo1 hi1 <<<"$(echo "${times[$config/2600]}" | stats)"
-  printf '%-16s %12d (%4d-%4d) %12d (%4d-%4d) %10s\n' "$config" "$m0" "$lo0" "$hi0" "$m1" "$lo1" "$hi1" \
-    "$(awk -v a="$m1" -v b="$n1" 'BEGIN { printf "%.2f", a / b }')"
+  cells=()
+  for launches in 0 2600 26000; do
+    read -r m lo hi <<<"$(stats <<<"${times[$config/$launches]}")"
+    cells+=("$(printf '%d (%d-%d)' "$m" "$lo" "$hi")")
+  done
+  m0=$(median "${times[$config/0]}") m1=$(median "${times[$config/2600]}") m2=$(median "${times[$config/26000]}")
+  # fixed: the 0-launch program's extra time; a launch: the extra time that 93,600 more launches add.
+  printf '%-16s %16s %16s %16s %8s %9d %11s\n' "$config" "${cells[@]}" \
+    "$(awk -v a="$m1" -v b="$n1" 'BEGIN { printf "%.2f", a / b }')" $((m0 - n0)) \
+    "$(awk -v a="$m2" -v b="$n2" -v c="$m1" -v d="$n1" 'BEGIN { printf "%.2f", ((a - b) - (c - d)) * 1000 / 93600 }')"
 done
-echo "native 0 / 10,400 launches: $n0 / $n1 ms; all times:"
+echo "all times:"
 for key in "${!times[@]}"; do echo "  $key: ${times[$key]}"; done | sort
 for launches in 0 2600; do
   ROOFCHECK_SHIM_TIMING=1 "$run" --metrics time --output-dir "$work/out" -- "$work/launches" "$launches" \

@@ -1,5 +1,8 @@
 #include "ArgumentDecoder.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace roofcheck::runtime {
 
 std::string hexBytes(const uint8_t *bytes, size_t size) {
@@ -42,19 +45,19 @@ ParamKind kindAt(const std::vector<ParamKind> &kinds, size_t i) {
 }
 } // namespace
 
-std::vector<KernelArgument> decodeArguments(const std::vector<ParamLayout> &layouts, const void *const *values,
-                                            const std::vector<ParamKind> &kinds) {
-  std::vector<KernelArgument> args;
+std::vector<uint8_t> packArguments(const std::vector<ParamLayout> &layouts, const void *const *values) {
+  std::vector<uint8_t> packed;
   if (!values)
-    return args;
-  args.reserve(layouts.size());
-  for (size_t i = 0; i < layouts.size(); ++i) {
-    if (!values[i] || layouts[i].size < 0)
-      continue;
-    args.push_back(decodeArgument(static_cast<int>(i), layouts[i], static_cast<const uint8_t *>(values[i]),
-                                  kindAt(kinds, i)));
-  }
-  return args;
+    return packed;
+  size_t end = 0;
+  for (const ParamLayout &l : layouts)
+    if (l.offset >= 0 && l.size >= 0)
+      end = std::max(end, static_cast<size_t>(l.offset + l.size));
+  packed.resize(end);
+  for (size_t i = 0; i < layouts.size(); ++i)
+    if (values[i] && layouts[i].offset >= 0 && layouts[i].size > 0)
+      std::memcpy(packed.data() + layouts[i].offset, values[i], static_cast<size_t>(layouts[i].size));
+  return packed;
 }
 
 std::vector<KernelArgument> decodeArgumentBuffer(const std::vector<ParamLayout> &layouts, const uint8_t *buffer,

@@ -30,11 +30,13 @@ std::optional<int64_t> littleEndianValue(const uint8_t *bytes, size_t size);
 /// One argument from its bytes. A Pointer gets no value (its bytes stay in hex).
 KernelArgument decodeArgument(int index, const ParamLayout &layout, const uint8_t *bytes, ParamKind kind);
 
-/// Arguments passed as cuLaunchKernel's kernelParams: values[i] points at parameter i's bytes.
-std::vector<KernelArgument> decodeArguments(const std::vector<ParamLayout> &layouts, const void *const *values,
-                                            const std::vector<ParamKind> &kinds);
+/// cuLaunchKernel's kernelParams (values[i] points at parameter i's bytes) packed as the parameter buffer
+/// lays them out, each at its offset: the launch callback copies the values once, decoding them waits for
+/// the shim's handler thread. A null value (the driver would fault on it) stays zeros; no values, no bytes.
+std::vector<uint8_t> packArguments(const std::vector<ParamLayout> &layouts, const void *const *values);
 
-/// Arguments packed in one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER): each at its layout offset. Parameters
+/// Arguments packed in one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER, or packArguments): each at its layout
+/// offset. Parameters
 /// that do not fit in the buffer are left out.
 std::vector<KernelArgument> decodeArgumentBuffer(const std::vector<ParamLayout> &layouts, const uint8_t *buffer,
                                                  size_t bufferSize, const std::vector<ParamKind> &kinds);

@@ -73,46 +73,40 @@ std::shared_ptr<KernelInfo> KernelInfoCache::lookup(CUfunction function, const c
   return info;
 }
 
-std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **kernelParams, void **extra) {
-  const uint8_t *buffer = nullptr;
-  size_t bufferSize = 0;
-  if (!kernelParams && extra) {
+std::vector<uint8_t> KernelInfoCache::capture(KernelInfo &info, void **kernelParams, void **extra) {
+  std::vector<uint8_t> bytes;
+  if (kernelParams) {
+    bytes = packArguments(info.params, kernelParams);
+  } else if (extra) {
+    const uint8_t *buffer = nullptr;
+    size_t bufferSize = 0;
     for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
       if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
         buffer = static_cast<const uint8_t *>(extra[i + 1]);
       else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
         bufferSize = *static_cast<const size_t *>(extra[i + 1]);
     }
+    if (buffer)
+      bytes.assign(buffer, buffer + bufferSize);
   }
-  auto decode = [&](const std::vector<ParamKind> &kinds) {
-    if (kernelParams)
-      return decodeArguments(info.params, kernelParams, kinds);
-    return decodeArgumentBuffer(info.params, buffer, bufferSize, kinds);
-  };
-  if (info.kindsKnown.load(std::memory_order_acquire))
-    return decode(info.kinds);
+  if (!info.kindsKnown.load(std::memory_order_acquire))
+    learnKinds(info, bytes);
+  return bytes;
+}
+
+void KernelInfoCache::learnKinds(KernelInfo &info, const std::vector<uint8_t> &bytes) {
   std::vector<ParamKind> kinds;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     kinds = info.kinds;
   }
-  auto bytesOf = [&](size_t i) -> const uint8_t * {
-    if (kernelParams)
-      return static_cast<const uint8_t *>(kernelParams[i]);
-    const ParamLayout &l = info.params[i];
-    if (buffer && static_cast<size_t>(l.offset + l.size) <= bufferSize)
-      return buffer + l.offset;
-    return nullptr;
-  };
   // An 8-byte parameter is a pointer when the driver knows its value as an address.
   for (size_t i = 0; i < info.params.size(); ++i) {
-    if (kinds[i] != ParamKind::Unknown)
-      continue;
-    const uint8_t *bytes = bytesOf(i);
-    if (!bytes)
+    const ParamLayout &l = info.params[i];
+    if (kinds[i] != ParamKind::Unknown || static_cast<size_t>(l.offset + l.size) > bytes.size())
       continue;
     uint64_t value = 0;
-    std::memcpy(&value, bytes, sizeof value);
+    std::memcpy(&value, bytes.data() + l.offset, sizeof value);
     if (value == 0)
       continue;
     unsigned memoryType = 0;
@@ -121,18 +115,26 @@ std::vector<KernelArgument> KernelInfoCache::arguments(KernelInfo &info, void **
                    ? ParamKind::Pointer
                    : ParamKind::Scalar;
   }
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool unknownLeft = false;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (info.kinds[i] == ParamKind::Unknown)
+      info.kinds[i] = kinds[i];
+    unknownLeft |= info.kinds[i] == ParamKind::Unknown;
+  }
+  if (!unknownLeft)
+    info.kindsKnown.store(true, std::memory_order_release);
+}
+
+std::vector<KernelArgument> KernelInfoCache::decode(KernelInfo &info, const std::vector<uint8_t> &bytes) {
+  if (info.kindsKnown.load(std::memory_order_acquire))
+    return decodeArgumentBuffer(info.params, bytes.data(), bytes.size(), info.kinds);
+  std::vector<ParamKind> kinds;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    bool unknownLeft = false;
-    for (size_t i = 0; i < kinds.size(); ++i) {
-      if (info.kinds[i] == ParamKind::Unknown)
-        info.kinds[i] = kinds[i];
-      unknownLeft |= info.kinds[i] == ParamKind::Unknown;
-    }
-    if (!unknownLeft)
-      info.kindsKnown.store(true, std::memory_order_release);
+    kinds = info.kinds;
   }
-  return decode(kinds);
+  return decodeArgumentBuffer(info.params, bytes.data(), bytes.size(), kinds);
 }
 
 } // namespace roofcheck::runtime

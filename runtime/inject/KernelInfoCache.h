@@ -44,12 +44,17 @@ public:
   /// The info for function; symbolName is CUPTI's name for the launch (may be null).
   std::shared_ptr<KernelInfo> lookup(CUfunction function, const char *symbolName);
 
-  /// Decodes the arguments of a launch of info's function; learns which parameters are pointers from
-  /// their values.
-  std::vector<KernelArgument> arguments(KernelInfo &info, void **kernelParams, void **extra);
+  /// The parameter bytes of a launch of info's function, as its parameter buffer lays them out: all the
+  /// launch callback copies. Learns which parameters are pointers from their values (only the driver
+  /// knows, and only while the launch is being made).
+  std::vector<uint8_t> capture(KernelInfo &info, void **kernelParams, void **extra);
+
+  /// The arguments in bytes that capture() took from a launch of info's function.
+  std::vector<KernelArgument> decode(KernelInfo &info, const std::vector<uint8_t> &bytes);
 
 private:
   std::shared_ptr<KernelInfo> describe(CUfunction function, const char *symbolName);
+  void learnKinds(KernelInfo &info, const std::vector<uint8_t> &bytes);
 
   Diagnostics &diagnostics_;
   NameFilter filter_;

@@ -413,8 +413,6 @@ void Shim::enterLaunch(const LaunchCall &call) {
   p.correlationId = call.correlationId;
   Launch &l = p.launch;
   l.index = index;
-  l.name = info->name;
-  l.mangled = info->mangled;
   if (call.contextUid == 0 || call.contextUid != lastContextUid) {
     lastDevice = deviceOf(call.context);
     lastContextUid = call.contextUid;
@@ -425,10 +423,11 @@ void Shim::enterLaunch(const LaunchCall &call) {
   l.block = call.block;
   l.cluster = call.cluster;
   l.sharedDynamic = call.sharedDynamic;
-  l.args = kernels_.arguments(*info, call.kernelParams, call.extra);
+  p.argumentBytes = kernels_.capture(*info, call.kernelParams, call.extra);
+  p.kernel = std::move(info);
   l.nvtx = openNvtxRanges();
   if (decision.profile && gateHold == GateHold::Exclusive)
-    p.awaitingMetrics = beginProfiling(call, info->name, index, l);
+    p.awaitingMetrics = beginProfiling(call, p.kernel->name, index, l);
   {
     std::lock_guard<std::mutex> lock(arrivalsMutex_);
     arrivedLaunches_.push_back(std::move(p));
@@ -651,6 +650,11 @@ void Shim::absorbArrivalsLocked() {
     graphRanges.swap(arrivedGraphRanges_);
   }
   for (Pending &p : launches) {
+    p.launch.name = p.kernel->name;
+    p.launch.mangled = p.kernel->mangled;
+    p.launch.args = kernels_.decode(*p.kernel, p.argumentBytes);
+    p.kernel.reset();
+    p.argumentBytes = {};
     uint32_t id = p.correlationId;
     pending_.insert_or_assign(id, std::move(p));
   }

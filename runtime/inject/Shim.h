@@ -53,7 +53,9 @@ private:
   Shim();
   struct Pending {
     uint32_t correlationId = 0;
-    Launch launch;
+    Launch launch; ///< its names and arguments are filled in on the handler thread, from the two below
+    std::shared_ptr<KernelInfo> kernel;
+    std::vector<uint8_t> argumentBytes;
     bool awaitingMetrics = false;
     bool timed = false;
   };

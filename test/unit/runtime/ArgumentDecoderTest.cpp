@@ -27,6 +27,15 @@ TEST(ArgumentDecoder, ValuesAreSignExtended) {
   EXPECT_FALSE(littleEndianValue(big, 16));
 }
 
+namespace {
+// kernelParams as the shim handles them: packed in the launch callback, decoded later.
+std::vector<KernelArgument> decodeArguments(const std::vector<ParamLayout> &layouts, const void *const *values,
+                                            const std::vector<ParamKind> &kinds) {
+  std::vector<uint8_t> packed = packArguments(layouts, values);
+  return decodeArgumentBuffer(layouts, packed.data(), packed.size(), kinds);
+}
+} // namespace
+
 // The layout nvcc gives `k(float *p, int n, short s, double d)`: offsets 0, 8, 12, 16.
 TEST(ArgumentDecoder, KernelParamsDecodedByLayout) {
   std::vector<ParamLayout> layout = {{0, 8}, {8, 4}, {12, 2}, {16, 8}};
@@ -69,7 +78,17 @@ TEST(ArgumentDecoder, OddSizedStructHasHexOnly) {
 }
 
 TEST(ArgumentDecoder, NoParamsPointerGivesNoArguments) {
+  EXPECT_TRUE(packArguments({{0, 4}}, nullptr).empty());
   EXPECT_TRUE(decodeArguments({{0, 4}}, nullptr, {}).empty());
+}
+
+TEST(ArgumentDecoder, PackingPutsEachValueAtItsOffset) {
+  int n = 0x01020304;
+  char c = 9;
+  const void *values[] = {&c, &n, nullptr};
+  std::vector<uint8_t> packed = packArguments({{0, 1}, {4, 4}, {8, 2}}, values);
+  // The gap after the char stays zero; a null value too.
+  EXPECT_EQ(hexBytes(packed.data(), packed.size()), "09000000" "04030201" "0000");
 }
 
 TEST(ArgumentDecoder, PackedBufferUsesOffsetsAndSkipsWhatDoesNotFit) {
