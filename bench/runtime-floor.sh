@@ -55,10 +55,15 @@ for _ in $(seq "$repeats"); do
 done
 stats() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {printf "%d %d %d", a[int((NR+1)/2)], a[1], a[NR]}'; }
 median() { stats <<<"$1" | cut -d' ' -f1; }
+# The median over rounds of each round's ratio (the runs of a round are back to back: slow drifts cancel).
+paired_ratio() {
+  paste <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) | awk '{ print $1 / $2 }' | sort -g |
+    awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'
+}
 echo "runs per configuration: $repeats, interleaved; wall ms of the whole process, median (range)"
 printf '%-16s %16s %16s %16s %8s %9s %11s\n' configuration "0 launches" "10,400" "104,000" "10,400 /" \
   "fixed ms" "us a launch"
-printf '%-16s %16s %16s %16s %8s %9s %11s\n' "" "" "" "" native "" ""
+printf '%-16s %16s %16s %16s %8s %9s %11s\n' "" "" "" "" "native*" "" ""
 n0=$(median "${times[native/0]}") n1=$(median "${times[native/2600]}") n2=$(median "${times[native/26000]}")
 for config in "${configs[@]}"; do
   cells=()
@@ -67,12 +72,13 @@ for config in "${configs[@]}"; do
     cells+=("$(printf '%d (%d-%d)' "$m" "$lo" "$hi")")
   done
   m0=$(median "${times[$config/0]}") m1=$(median "${times[$config/2600]}") m2=$(median "${times[$config/26000]}")
-  # fixed: the 0-launch program's extra time; a launch: the extra time that 93,600 more launches add.
   printf '%-16s %16s %16s %16s %8s %9d %11s\n' "$config" "${cells[@]}" \
-    "$(awk -v a="$m1" -v b="$n1" 'BEGIN { printf "%.2f", a / b }')" $((m0 - n0)) \
+    "$(paired_ratio "${times[$config/2600]}" "${times[native/2600]}")" $((m0 - n0)) \
     "$(awk -v a="$m2" -v b="$n2" -v c="$m1" -v d="$n1" 'BEGIN { printf "%.2f", ((a - b) - (c - d)) * 1000 / 93600 }')"
 done
-echo "all times:"
+echo "* the median of the rounds' ratios; fixed: the 0-launch program's extra median time; a launch: the extra"
+echo "  median time that 93,600 more launches add, per launch"
+echo "all times, in round order:"
 for key in "${!times[@]}"; do echo "  $key: ${times[$key]}"; done | sort
 for launches in 0 2600; do
   ROOFCHECK_SHIM_TIMING=1 "$run" --metrics time --output-dir "$work/out" -- "$work/launches" "$launches" \

@@ -94,9 +94,9 @@ run_overhead() {
 run_floor() {
   step "floor: CUPTI's share of the overhead"
   local limit
-  limit=$(budget 150)
+  limit=$(budget 200)
   [ "$limit" -eq 0 ] && { skipped; return; }
-  timeout "$limit" "$root/bench/runtime-floor.sh" "$build" 7 2>&1 | tee "$logs/floor.log"
+  timeout "$limit" "$root/bench/runtime-floor.sh" "$build" 11 2>&1 | tee "$logs/floor.log"
 }
 
 run_pytorch() {
