@@ -6,6 +6,8 @@
 //   callbacks   the shim's launch callbacks (the 8 launch APIs, enter and exit), each returning at once
 //   activity    kernel activity records (64 KiB buffers, 10 ms flush period, as the shim), freed unread
 //   both        callbacks and activity: what `roofcheck run --metrics time` needs from CUPTI
+#include "LaunchCallbackIds.h"
+
 #include <cupti.h>
 
 #include <cstdio>
@@ -15,17 +17,6 @@
 namespace {
 
 constexpr size_t bufferBytes = 64 << 10;
-
-constexpr CUpti_CallbackId launchCallbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
 
 bool checked(CUptiResult result, const char *call) {
   if (result == CUPTI_SUCCESS)
@@ -63,7 +54,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   if (callbacks) {
     CUpti_SubscriberHandle subscriber = nullptr;
     if (checked(cuptiSubscribe(&subscriber, ignoreCallback, nullptr), "cuptiSubscribe"))
-      for (CUpti_CallbackId id : launchCallbacks)
+      for (CUpti_CallbackId id : roofcheck::runtime::launchCallbackIds)
         checked(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback");
   }
   if (activity && checked(cuptiActivityRegisterCallbacks(requestBuffer, completeBuffer), "cuptiActivityRegisterCallbacks") &&

@@ -12,9 +12,7 @@ set -euo pipefail
 build=$(cd "${1:?usage: runtime-floor.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-7}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O2 -arch=sm_90 -o "$work/launches" "$here/runtime-launches.cu"
+source "$here/launches-bench.sh"
 run=$build/bin/roofcheck-run
 floor=$build/bench/libroofcheck-cupti-floor.so
 [ -f "$floor" ] || { echo "runtime-floor: $floor is missing (build the runtime first)" >&2; exit 2; }
@@ -27,13 +25,6 @@ while IFS= read -r line; do
   case $line in CUDA_INJECTION64_PATH=* | ROOFCHECK_OPTIONS=* | NVTX_INJECTION64_PATH=*) shim_env+=("$line") ;; esac
 done <"$work/env"
 
-wall_ms() { # runs "$@" quietly, prints its wall time in ms
-  local start end
-  start=$(date +%s%N)
-  "$@" >"$work/stdout" 2>"$work/stderr" || { echo "failed: $*" >&2; cat "$work/stderr" >&2; exit 1; }
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
 configs=(native floor-load floor-callbacks floor-activity floor-both shim run)
 time_config() { # CONFIG LAUNCHES: the wall ms of one run of that configuration
   case $1 in

@@ -8,18 +8,9 @@ set -euo pipefail
 build=$(cd "${1:?usage: runtime-overhead.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-5}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O2 -arch=sm_90 -o "$work/launches" "$here/runtime-launches.cu"
+source "$here/launches-bench.sh"
 run=$build/bin/roofcheck-run
 
-wall_ms() { # runs "$@" quietly, prints its wall time in ms
-  local start end
-  start=$(date +%s%N)
-  "$@" >"$work/out" 2>"$work/err" || { echo "failed: $*" >&2; cat "$work/err" >&2; exit 1; }
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 

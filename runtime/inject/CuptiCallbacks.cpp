@@ -1,5 +1,7 @@
 #include "CuptiCallbacks.h"
 
+#include "LaunchCallbackIds.h"
+
 #include "../ForkedChild.h"
 
 #include <cupti_driver_cbid.h>
@@ -9,17 +11,6 @@
 namespace roofcheck::runtime {
 
 namespace {
-
-constexpr CUpti_CallbackId launchCallbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
 
 constexpr CUpti_CallbackId nvtxCallbacks[] = {
     CUPTI_CBID_NVTX_nvtxRangePushA,
@@ -87,7 +78,7 @@ bool CuptiCallbacks::enable() {
     return false;
   }
   bool ok = true;
-  for (CUpti_CallbackId id : launchCallbacks)
+  for (CUpti_CallbackId id : launchCallbackIds)
     ok &= diagnostics_.cupti(cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id),
                              "cuptiEnableCallback(driver launch)");
   ok &= diagnostics_.cupti(

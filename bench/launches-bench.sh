@@ -1,0 +1,15 @@
+# Sourced by bench/runtime-overhead.sh and bench/runtime-floor.sh: the program of short launches both time
+# (bench/runtime-launches.cu, built as $work/launches in a scratch folder removed at exit) and their timer,
+# wall_ms COMMAND...: runs the command quietly and prints its wall time in ms; a failing command ends the
+# script with its stderr. Needs nvcc.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+nvcc -O2 -arch=sm_90 -o "$work/launches" "$(dirname "${BASH_SOURCE[0]}")/runtime-launches.cu"
+
+wall_ms() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >"$work/stdout" 2>"$work/stderr" || { echo "failed: $*" >&2; cat "$work/stderr" >&2; exit 1; }
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
+}
