@@ -1,7 +1,8 @@
 # Sourced by bench/runtime-overhead.sh and bench/runtime-floor.sh: the program of short launches both time
 # (bench/runtime-launches.cu, built as $work/launches in a scratch folder removed at exit) and their timer,
 # wall_ms COMMAND...: runs the command quietly and prints its wall time in ms; a failing command ends the
-# script with its stderr. Needs nvcc.
+# script with its stderr; paired_ratio "A1 A2 ..." "B1 B2 ...": the median of the ratios Ai / Bi, runs i of a
+# round being back to back, so that slow drifts of the machine cancel. Needs nvcc.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O2 -arch=sm_90 -o "$work/launches" "$(dirname "${BASH_SOURCE[0]}")/runtime-launches.cu"
@@ -12,4 +13,9 @@ wall_ms() {
   "$@" >"$work/stdout" 2>"$work/stderr" || { echo "failed: $*" >&2; cat "$work/stderr" >&2; exit 1; }
   end=$(date +%s%N)
   echo $(((end - start) / 1000000))
+}
+
+paired_ratio() {
+  paste <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) | awk '{ print $1 / $2 }' | sort -g |
+    awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'
 }

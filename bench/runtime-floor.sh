@@ -46,11 +46,6 @@ for _ in $(seq "$repeats"); do
 done
 stats() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {printf "%d %d %d", a[int((NR+1)/2)], a[1], a[NR]}'; }
 median() { stats <<<"$1" | cut -d' ' -f1; }
-# The median over rounds of each round's ratio (the runs of a round are back to back: slow drifts cancel).
-paired_ratio() {
-  paste <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) | awk '{ print $1 / $2 }' | sort -g |
-    awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'
-}
 echo "runs per configuration: $repeats, interleaved; wall ms of the whole process, median (range)"
 printf '%-16s %16s %16s %16s %8s %9s %11s\n' configuration "0 launches" "10,400" "104,000" "10,400 /" \
   "fixed ms" "us a launch"

@@ -145,7 +145,7 @@ step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu --format=csv
 step build
 targets="roofcheck roofcheck-run roofcheck-inject roofcheck-report roofcheck-measured-dump roofcheck-runtime-tests"
-wanted floor && targets+=" roofcheck-cupti-floor"
+{ wanted floor || wanted overhead; } && targets+=" roofcheck-cupti-floor"
 wanted lit && targets+=" example-vector-add" # gpu/runtime's vector-add and report tests run it
 if wanted examples || wanted corpus || wanted ncu; then
   targets+=" example-vector-add example-matmul example-transpose example-softmax corpus-streaming corpus-stencil"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Overhead of `roofcheck run` on a program of 10,400 short launches (bench/runtime-launches.cu), all in one
-# run: native, --metrics time, default metrics (counters for the first 3 launches of each of the 4
-# signatures = 12 profiled launches), and ncu collecting the same metrics on the same 12 launches
-# (--launch-count 12). Wall time of the whole process, median of REPEATS runs each.
+# run: native, --metrics time, CUPTI's floor (bench/cupti-floor.cpp, where built), default metrics (counters
+# for the first 3 launches of each of the 4 signatures = 12 profiled launches), and ncu collecting the same
+# metrics on the same 12 launches (--launch-count 12). Wall time of the whole process, median of REPEATS
+# runs each, and for --metrics time and the floor also the median of each round's ratio to native.
 # usage: bench/runtime-overhead.sh BUILD_DIR [REPEATS]   (needs a GPU, nvcc and ncu)
 set -euo pipefail
 build=$(cd "${1:?usage: runtime-overhead.sh BUILD_DIR [REPEATS]}" && pwd)
@@ -10,6 +11,9 @@ repeats=${2:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/launches-bench.sh"
 run=$build/bin/roofcheck-run
+# CUPTI asked for what --metrics time asks, nothing done with it (bench/cupti-floor.cpp): where it is built,
+# the least any CUPTI tracer of every launch costs, measured in the same rounds.
+floor=$build/bench/libroofcheck-cupti-floor.so
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -23,10 +27,12 @@ profiled=$(grep -o '[0-9]* profiled' "$work/first-default" | grep -o '[0-9]*' ||
 echo "metrics ($(echo "$metrics" | tr ',' '\n' | wc -l)): $metrics"
 echo "profiled launches in the default run: $profiled"
 
-native=() time_mode=() default=() ncu=() native0=() time0=() native10=() time10=() none10=()
+native=() time_mode=() floor_both=() default=() ncu=() native0=() time0=() native10=() time10=() none10=()
 for _ in $(seq "$repeats"); do
   native+=("$(wall_ms "$work/launches")")
   time_mode+=("$(wall_ms "$run" --metrics time --output-dir "$work/time" -- "$work/launches")")
+  [ -f "$floor" ] &&
+    floor_both+=("$(wall_ms env CUDA_INJECTION64_PATH="$floor" ROOFCHECK_FLOOR=both "$work/launches")")
   # Where the time goes: the same program with no launches (fixed cost) and with ten times as many.
   native0+=("$(wall_ms "$work/launches" 0)")
   time0+=("$(wall_ms "$run" --metrics time --output-dir "$work/time" -- "$work/launches" 0)")
@@ -42,7 +48,13 @@ d=$(echo "${default[*]}" | median); u=$(echo "${ncu[*]}" | median)
 echo "runs per configuration: $repeats (all times: native ${native[*]} | time ${time_mode[*]} | default ${default[*]} | ncu ${ncu[*]})"
 printf '%-34s %10s %8s\n' configuration "median ms" ratio
 printf '%-34s %10d %8s\n' native "$n" 1.00
-printf '%-34s %10d %8s   (target <= 1.10 x native)\n' "roofcheck run --metrics time" "$t" "$(ratio "$t" "$n")"
+printf '%-34s %10d %8s   (target <= 1.10 x native; paired by round: %s)\n' "roofcheck run --metrics time" "$t" \
+  "$(ratio "$t" "$n")" "$(paired_ratio "${time_mode[*]}" "${native[*]}")"
+if [ ${#floor_both[@]} -gt 0 ]; then
+  f=$(echo "${floor_both[*]}" | median)
+  printf '%-34s %10d %8s   (paired by round: %s; all times: %s)\n' "CUPTI floor (callbacks + records)" "$f" \
+    "$(ratio "$f" "$n")" "$(paired_ratio "${floor_both[*]}" "${native[*]}")" "${floor_both[*]}"
+fi
 printf '%-34s %10d %8s   (target <= 0.50 x ncu)\n' "roofcheck run (default metrics)" "$d" "$(ratio "$d" "$u")"
 printf '%-34s %10d %8s\n' "ncu, same metrics, same launches" "$u" "$(ratio "$u" "$n")"
 n0=$(echo "${native0[*]}" | median); t0=$(echo "${time0[*]}" | median)
