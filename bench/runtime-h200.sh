@@ -88,7 +88,7 @@ run_overhead() {
   local limit
   limit=$(budget 150)
   [ "$limit" -eq 0 ] && { skipped; return; }
-  timeout "$limit" "$root/bench/runtime-overhead.sh" "$build" 5 2>&1 | tee "$logs/overhead.log"
+  timeout "$limit" "$root/bench/runtime-overhead.sh" "$build" 7 2>&1 | tee "$logs/overhead.log"
 }
 
 run_floor() {
