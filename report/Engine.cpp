@@ -203,6 +203,7 @@ struct KernelAccumulator {
   const DeviceInfo *device = nullptr;
   std::string earlierLaunch;
   bool sawProfiled = false;
+  std::optional<int64_t> replayPasses;
 };
 
 Values evaluate(const StaticKernel &k, const Bindings &bindings) {
@@ -464,6 +465,8 @@ Model measuredModel(const Inputs &inputs) {
                                        "initialisation just before the launch";
       }
       previous = &l;
+      if (l.profiled && h.replayPasses)
+        acc.replayPasses = std::max(acc.replayPasses.value_or(0), *h.replayPasses);
 
       std::optional<double> duration;
       if (l.durationNs)
@@ -643,6 +646,7 @@ Model measuredModel(const Inputs &inputs) {
       facts.deviceName = inputs.ceilings->document.device.name;
     }
     facts.earlierLaunch = acc.earlierLaunch;
+    facts.replayPasses = acc.replayPasses;
     facts.bandwidthCeiling = roofs.dram();
     explainStatic(facts, k);
     explainMeasured(facts, k);
