@@ -1,4 +1,5 @@
 #include "DeviceCompiler.h"
+#include "IncludeScanner.h"
 #include "SourceFacts.h"
 
 #include "roofcheck/Error.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -346,6 +348,27 @@ std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir) {
       sources.push_back(file);
   if (sources.empty())
     throw Error("no CUDA file (*.cu) in " + buildDir + "/compile_commands.json");
+  return sources;
+}
+
+std::vector<std::string> cudaSourcesIncluding(const std::string &buildDir, const std::string &header) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> database = loadDatabase(buildDir);
+  llvm::SmallString<256> wanted(header);
+  llvm::sys::fs::make_absolute(wanted);
+  llvm::sys::path::remove_dots(wanted, true);
+  std::vector<std::string> sources;
+  for (const clang::tooling::CompileCommand &entry : database->getAllCompileCommands()) {
+    llvm::SmallString<256> source(entry.Directory);
+    llvm::sys::path::append(source, entry.Filename);
+    llvm::sys::path::remove_dots(source, true);
+    if (llvm::sys::path::extension(source) != ".cu" ||
+        std::find(sources.begin(), sources.end(), source.str().str()) != sources.end())
+      continue;
+    std::set<std::string> included =
+        includedFiles(source.str().str(), includeDirectories(entry.CommandLine, entry.Directory));
+    if (included.count(wanted.str().str()))
+      sources.push_back(source.str().str());
+  }
   return sources;
 }
 

@@ -72,6 +72,11 @@ std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir,
 /// The CUDA sources (*.cu) that BUILD_DIR/compile_commands.json compiles, in the database's order.
 std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir);
 
+/// The CUDA sources of BUILD_DIR/compile_commands.json that include `header`, directly or not, with their
+/// own commands' include directories (IncludeScanner.h), in the database's order; none when the database
+/// has no CUDA source.
+std::vector<std::string> cudaSourcesIncluding(const std::string &buildDir, const std::string &header);
+
 /// Compiles with the full clang command line (see deviceCommandLine). Throws roofcheck::Error with one line
 /// when the device side cannot be compiled.
 DeviceModule compileDevice(const std::vector<std::string> &commandLine, const std::string &sourceFile);

@@ -49,7 +49,8 @@ constexpr const char *Usage =
     "  -- ARGS...            compiler arguments for every file (nvcc flags are translated)\n"
     "  -j N                  lint N files at once, one process each (default 1)\n"
     "  --changed-files       the FILEs are the files a change touched: lint those that are CUDA translation\n"
-    "                        units (in the database with -p; *.cu otherwise) and skip the rest (pre-commit)\n"
+    "                        units (in the database with -p; *.cu otherwise) and, with -p, the units that\n"
+    "                        include a changed header; skip the rest (pre-commit)\n"
     "  --json FILE           write the roofcheck.static/1 document to FILE\n"
     "  --sarif FILE          write the findings as SARIF 2.1.0 to FILE\n"
     "  --quiet               print the findings only, not the estimates\n"
@@ -295,6 +296,30 @@ FileResult lintFile(const std::string &file, const Options &options,
   return result;
 }
 
+/// --changed-files with a database: a changed header stands for the database's CUDA units that include it
+/// (a header none includes stays, to be skipped with its reason). Each unit once, however it was named.
+std::vector<std::string> unitsForChangedFiles(const std::string &buildDir, const std::vector<std::string> &files) {
+  static const std::set<std::string> headerExtensions = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc"};
+  std::vector<std::string> units;
+  std::set<std::string> seen;
+  auto add = [&](const std::string &file) {
+    std::error_code ec;
+    std::filesystem::path absolute = std::filesystem::absolute(file, ec);
+    if (seen.insert((ec ? std::filesystem::path(file) : absolute).lexically_normal().string()).second)
+      units.push_back(file);
+  };
+  for (const std::string &file : files) {
+    std::vector<std::string> including;
+    if (headerExtensions.count(std::filesystem::path(file).extension().string()))
+      including = roofcheck::lint::cudaSourcesIncluding(buildDir, file);
+    if (including.empty())
+      add(file);
+    for (const std::string &unit : including)
+      add(unit);
+  }
+  return units;
+}
+
 /// Lints the files in `jobs` processes at once; results in the order of the files. The first error, in
 /// file order, is thrown once every process has ended.
 std::vector<FileResult> lintInParallel(const Options &options, const roofcheck::lint::DeviceCompileOptions &compile) {
@@ -409,6 +434,8 @@ int lint(int argc, char **argv) {
     throw roofcheck::Error("no CUDA installation at " + compile.cudaPath +
                            " (include/cuda_runtime.h is missing): pass --cuda-path DIR or set CUDA_PATH");
 
+  if (options.changedFiles && options.buildDir)
+    options.files = unitsForChangedFiles(*options.buildDir, options.files);
   std::vector<FileResult> results;
   if (options.jobs > 1 && options.files.size() > 1)
     results = lintInParallel(options, compile);
