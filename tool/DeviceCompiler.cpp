@@ -335,8 +335,10 @@ std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir,
     if (resolved == absolute)
       line[i] = absolute.str().str();
   }
-  if (!entry.Directory.empty())
+  if (!entry.Directory.empty()) {
+    line = withAbsoluteIncludeDirectories(std::move(line), entry.Directory);
     line.insert(line.begin() + 1, "-working-directory=" + entry.Directory);
+  }
   return line;
 }
 

@@ -64,8 +64,8 @@ struct DeviceModule {
 };
 
 /// The compile command (compiler first) that BUILD_DIR/compile_commands.json holds for sourceFile, made
-/// to run from anywhere: the source named as `sourceFile` made absolute, the entry's directory as clang's
-/// -working-directory.
+/// to run from anywhere: the source named as `sourceFile` and the include directories made absolute, the
+/// entry's directory as clang's -working-directory.
 /// Throws roofcheck::Error when the database cannot be read or has no entry for the file.
 std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir, const std::string &sourceFile);
 

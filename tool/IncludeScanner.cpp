@@ -57,14 +57,13 @@ std::optional<std::string> resolve(const IncludeLine &include, const fs::path &i
 
 } // namespace
 
-std::vector<std::string> includeDirectories(const std::vector<std::string> &commandLine,
-                                            const std::string &workingDirectory) {
+namespace {
+
+/// Where each include directory of a command is written: the argument's index and what precedes the value
+/// in that argument ("" when the value is an argument of its own, "-I" in "-Idir", "--include-path=").
+std::vector<std::pair<size_t, std::string>> includeDirectoryArguments(const std::vector<std::string> &commandLine) {
   static const std::vector<std::string> flags = {"-I", "-iquote", "-isystem", "-idirafter", "--include-path"};
-  std::vector<std::string> directories;
-  auto add = [&](const std::string &value) {
-    fs::path path(value);
-    directories.push_back(normalised(path.is_relative() ? fs::path(workingDirectory) / path : path));
-  };
+  std::vector<std::pair<size_t, std::string>> found;
   for (size_t i = 0; i < commandLine.size(); ++i) {
     const std::string &arg = commandLine[i];
     for (const std::string &flag : flags) {
@@ -72,15 +71,38 @@ std::vector<std::string> includeDirectories(const std::vector<std::string> &comm
         continue;
       std::string rest = arg.substr(flag.size());
       if (rest.empty() && i + 1 < commandLine.size())
-        add(commandLine[++i]);
-      else if (!rest.empty() && (flag.size() == 2 || rest[0] == '='))
-        add(rest[0] == '=' ? rest.substr(1) : rest);
-      else if (!rest.empty() && flag != "--include-path")
-        add(rest); // -isystemDIR, -iquoteDIR
+        found.emplace_back(++i, "");
+      else if (!rest.empty() && rest[0] == '=') {
+        if (flag == "--include-path") // -I=dir is relative to the sysroot: left as it is
+          found.emplace_back(i, flag + "=");
+      } else if (!rest.empty() && flag != "--include-path")
+        found.emplace_back(i, flag); // -Idir, -isystemdir
       break;
     }
   }
+  return found;
+}
+
+std::string resolvedDirectory(const std::string &value, const std::string &workingDirectory) {
+  fs::path path(value);
+  return normalised(path.is_relative() ? fs::path(workingDirectory) / path : path);
+}
+
+} // namespace
+
+std::vector<std::string> includeDirectories(const std::vector<std::string> &commandLine,
+                                            const std::string &workingDirectory) {
+  std::vector<std::string> directories;
+  for (const auto &[index, prefix] : includeDirectoryArguments(commandLine))
+    directories.push_back(resolvedDirectory(commandLine[index].substr(prefix.size()), workingDirectory));
   return directories;
+}
+
+std::vector<std::string> withAbsoluteIncludeDirectories(std::vector<std::string> commandLine,
+                                                        const std::string &workingDirectory) {
+  for (const auto &[index, prefix] : includeDirectoryArguments(commandLine))
+    commandLine[index] = prefix + resolvedDirectory(commandLine[index].substr(prefix.size()), workingDirectory);
+  return commandLine;
 }
 
 std::set<std::string> includedFiles(const std::string &source, const std::vector<std::string> &directories) {

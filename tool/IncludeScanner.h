@@ -15,6 +15,12 @@ namespace roofcheck::lint {
 std::vector<std::string> includeDirectories(const std::vector<std::string> &commandLine,
                                             const std::string &workingDirectory);
 
+/// The command with each include directory made absolute against workingDirectory, so that clang names
+/// the headers it finds there absolutely, as it names the source: a finding in a header then points at the
+/// file from any directory.
+std::vector<std::string> withAbsoluteIncludeDirectories(std::vector<std::string> commandLine,
+                                                        const std::string &workingDirectory);
+
 /// The files `source` includes, directly or through the files it includes, as normalised absolute paths:
 /// a quoted name is looked for next to the including file first, then, like an angled one, in `directories`
 /// in order; a name found nowhere (a system header outside them) is left out.

@@ -290,8 +290,19 @@ FileResult lintFile(const std::string &file, const Options &options,
     ceilings = roofcheck::loadCeilingsFile(options.ceilingsPath ? *options.ceilingsPath : config.ceilings);
   result.findings = roofcheck::lint::runRules(estimates, result.document, options.bindings, config,
                                               ceilings ? &*ceilings : nullptr);
+  // Suppression comments count where the findings are: in the linted file and in the headers that hold
+  // the code a finding is about.
   std::vector<roofcheck::lint::Suppression> suppressions =
       roofcheck::lint::findSuppressions(readText(file), source, result.warnings);
+  std::set<std::string> headers;
+  for (const roofcheck::lint::Finding &f : result.findings)
+    if (!f.where.file.empty() && f.where.file != source && std::filesystem::is_regular_file(f.where.file, ec))
+      headers.insert(f.where.file);
+  for (const std::string &header : headers) {
+    std::vector<roofcheck::lint::Suppression> more =
+        roofcheck::lint::findSuppressions(readText(header), header, result.warnings);
+    suppressions.insert(suppressions.end(), more.begin(), more.end());
+  }
   result.suppressed = roofcheck::lint::applySuppressions(result.findings, suppressions, result.document.kernels);
   return result;
 }

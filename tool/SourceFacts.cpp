@@ -59,7 +59,8 @@ public:
       queue_.pop_front();
       if (!next->hasBody(definition) || !visited_.insert(definition).second)
         continue;
-      if (!sm_.isInMainFile(sm_.getExpansionLoc(definition->getBody()->getBeginLoc())))
+      // The kernel's own file and the project's headers; the CUDA and -isystem headers are not the user's.
+      if (sm_.isInSystemHeader(sm_.getExpansionLoc(definition->getBody()->getBeginLoc())))
         continue;
       TraverseStmt(definition->getBody());
     }

@@ -36,6 +36,14 @@ TEST_F(IncludeScannerTest, DirectoriesOfAnNvccOrClangCommandInOrder) {
             (std::vector<std::string>{"/work/inc", "/work/other", "/opt/lib", "/work/x", "/work/q"}));
 }
 
+TEST_F(IncludeScannerTest, IncludeDirectoriesMadeAbsoluteInPlace) {
+  std::vector<std::string> command = {"nvcc", "-I", "inc", "-I../other", "-isystem", "/opt/lib",
+                                      "--include-path=x", "-c", "a.cu"};
+  EXPECT_EQ(withAbsoluteIncludeDirectories(command, "/work/src"),
+            (std::vector<std::string>{"nvcc", "-I", "/work/src/inc", "-I/work/other", "-isystem", "/opt/lib",
+                                      "--include-path=/work/src/x", "-c", "a.cu"}));
+}
+
 TEST_F(IncludeScannerTest, FollowsQuotedAndAngledIncludesThroughHeaders) {
   write("src/a.cu", "#include \"local.cuh\"\n"
                     "  #  include <lib/deep.h>\n"
