@@ -36,8 +36,7 @@ KernelArgument decodeArgument(int index, const ParamLayout &layout, const uint8_
 std::vector<uint8_t> packArguments(const std::vector<ParamLayout> &layouts, const void *const *values);
 
 /// Arguments packed in one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER, or packArguments): each at its layout
-/// offset. Parameters
-/// that do not fit in the buffer are left out.
+/// offset. Parameters that do not fit in the buffer are left out.
 std::vector<KernelArgument> decodeArgumentBuffer(const std::vector<ParamLayout> &layouts, const uint8_t *buffer,
                                                  size_t bufferSize, const std::vector<ParamKind> &kinds);
 

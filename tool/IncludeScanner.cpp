@@ -55,10 +55,6 @@ std::optional<std::string> resolve(const IncludeLine &include, const fs::path &i
   return std::nullopt;
 }
 
-} // namespace
-
-namespace {
-
 /// Where each include directory of a command is written: the argument's index and what precedes the value
 /// in that argument ("" when the value is an argument of its own, "-I" in "-Idir", "--include-path=").
 std::vector<std::pair<size_t, std::string>> includeDirectoryArguments(const std::vector<std::string> &commandLine) {
