@@ -57,7 +57,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
       for (CUpti_CallbackId id : roofcheck::runtime::launchCallbackIds)
         checked(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback");
   }
-  if (activity && checked(cuptiActivityRegisterCallbacks(requestBuffer, completeBuffer), "cuptiActivityRegisterCallbacks") &&
+  if (activity &&
+      checked(cuptiActivityRegisterCallbacks(requestBuffer, completeBuffer), "cuptiActivityRegisterCallbacks") &&
       checked(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable")) {
     checked(cuptiActivityFlushPeriod(10), "cuptiActivityFlushPeriod");
     std::atexit(flushAtExit);

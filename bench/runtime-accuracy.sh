@@ -24,7 +24,8 @@ for case in "${cases[@]}"; do
   name=$(basename "${argv[0]}")
   dir=$out/$name
   rm -rf "$dir" && mkdir -p "$dir"
-  "$run" --samples 0 ${ACCURACY_METRICS:+--metrics "$ACCURACY_METRICS"} --output-dir "$dir" -- "$program" "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
+  "$run" --samples 0 ${ACCURACY_METRICS:+--metrics "$ACCURACY_METRICS"} --output-dir "$dir" -- "$program" \
+    "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
   "$program" "${argv[@]:1}" >"$dir/native.stdout"
   file=$(ls "$dir"/roofcheck.*.measured.jsonl | head -1)
   metrics=$(python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get("collected_metrics") or ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"]))' "$file")

@@ -12,9 +12,10 @@
 #   faults    the fault suite without its sanitizer part (bench/faults/run-faults.sh)
 #   examples, corpus   agreement with ncu (bench/runtime-accuracy.sh)
 #   ncu       the shim under another CUPTI client
-# usage: bench/runtime-h200.sh [LOG_DIR [STEPS]]   (default STEPS: "tensor variants lit overhead floor pytorch faults
-# examples corpus ncu"; uses .gpukit/ for lit, FileCheck, gtest). RUNTIME_DEADLINE_S (default 3600): no
-# step runs past that many seconds from the start; one that would start with less than 20 s left is skipped.
+# usage: bench/runtime-h200.sh [LOG_DIR [STEPS]]   (default STEPS: "tensor variants lit overhead floor pytorch
+# faults examples corpus ncu"; uses .gpukit/ for lit, FileCheck, gtest). RUNTIME_DEADLINE_S (default 3600):
+# no step runs past that many seconds from the start; one that would start with less than 20 s left is
+# skipped.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 logs=${1:-$root/build-gpu/runtime-logs}
