@@ -1,8 +1,12 @@
-# Sourced by bench/runtime-overhead.sh and bench/runtime-floor.sh: the program of short launches both time
-# (bench/runtime-launches.cu, built as $work/launches in a scratch folder removed at exit) and their timer,
-# wall_ms COMMAND...: runs the command quietly and prints its wall time in ms; a failing command ends the
-# script with its stderr; paired_ratio "A1 A2 ..." "B1 B2 ...": the median of the ratios Ai / Bi, runs i of a
-# round being back to back, so that slow drifts of the machine cancel. Needs nvcc.
+# Sourced by bench/runtime-overhead.sh and bench/runtime-floor.sh with $build set (the build folder): the
+# program of short launches both time (bench/runtime-launches.cu, built as $work/launches in a scratch folder
+# removed at exit), what they run it under ($run, roofcheck-run; $floor, the CUPTI floor of
+# bench/cupti-floor.cpp, where built), and their timer, wall_ms COMMAND...: runs the command quietly and
+# prints its wall time in ms; a failing command ends the script with its stderr; paired_ratio "A1 A2 ..."
+# "B1 B2 ...": the median of the ratios Ai / Bi, runs i of a round being back to back, so that slow drifts of
+# the machine cancel. Needs nvcc.
+run=$build/bin/roofcheck-run
+floor=$build/bench/libroofcheck-cupti-floor.so
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O2 -arch=sm_90 -o "$work/launches" "$(dirname "${BASH_SOURCE[0]}")/runtime-launches.cu"

@@ -13,8 +13,6 @@ build=$(cd "${1:?usage: runtime-floor.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-7}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/launches-bench.sh"
-run=$build/bin/roofcheck-run
-floor=$build/bench/libroofcheck-cupti-floor.so
 [ -f "$floor" ] || { echo "runtime-floor: $floor is missing (build the runtime first)" >&2; exit 2; }
 mkdir -p "$work/out"
 

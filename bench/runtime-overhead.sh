@@ -10,10 +10,6 @@ build=$(cd "${1:?usage: runtime-overhead.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/launches-bench.sh"
-run=$build/bin/roofcheck-run
-# CUPTI asked for what --metrics time asks, nothing done with it (bench/cupti-floor.cpp): where it is built,
-# the least any CUPTI tracer of every launch costs, measured in the same rounds.
-floor=$build/bench/libroofcheck-cupti-floor.so
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -31,6 +27,8 @@ native=() time_mode=() floor_both=() default=() ncu=() native0=() time0=() nativ
 for _ in $(seq "$repeats"); do
   native+=("$(wall_ms "$work/launches")")
   time_mode+=("$(wall_ms "$run" --metrics time --output-dir "$work/time" -- "$work/launches")")
+  # CUPTI asked for what --metrics time asks, nothing done with it: the least any CUPTI tracer of every
+  # launch costs, measured in the same rounds (where the floor library is built).
   [ -f "$floor" ] &&
     floor_both+=("$(wall_ms env CUDA_INJECTION64_PATH="$floor" ROOFCHECK_FLOOR=both "$work/launches")")
   # Where the time goes: the same program with no launches (fixed cost) and with ten times as many.
