@@ -9,6 +9,7 @@ namespace {
 const char *const Style = R"(
 body { font-family: sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 20px; }
+svg.roofline { max-width: 100%; height: auto; }
 .mode { font-weight: bold; }
 table { border-collapse: collapse; margin: 12px 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; white-space: nowrap; }

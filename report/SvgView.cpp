@@ -43,13 +43,16 @@ std::string exact(double v) {
   return buffer;
 }
 
-constexpr double Width = 900, Height = 560, Left = 100, Right = 40, Top = 40, Bottom = 70;
+// The plot spans Left..PlotRight; right of it a column holds the compute roofs' labels, where no dot can
+// cover them.
+constexpr double Width = 1180, Height = 560, Left = 100, Right = 40, Top = 40, Bottom = 70, LabelColumn = 280;
+constexpr double PlotRight = Width - Right - LabelColumn;
 
 struct Axes {
   const Plot &plot;
   double x(double v) const {
     return Left + (std::log10(v) - std::log10(plot.xmin)) / (std::log10(plot.xmax) - std::log10(plot.xmin)) *
-                      (Width - Left - Right);
+                      (PlotRight - Left);
   }
   double y(double v) const {
     return Height - Bottom - (std::log10(v) - std::log10(plot.ymin)) /
@@ -79,7 +82,7 @@ std::string details(const ReportKernel &k) {
 
 /// Memory levels as slopes up to the highest compute roof, compute roofs from their ridge on, each ridge
 /// marked (its value in its roof's label). Labels are placed highest value first, each at the first free
-/// spot near its own (SvgLayout.h).
+/// spot near its own (SvgLayout.h): a compute roof's in the column right of the plot, joined to its roof.
 std::string ceilingsSvg(const Plot &plot, const Axes &ax, LabelLayout &labels) {
   double topCompute = 0;
   for (const ReportCeiling &c : plot.compute)
@@ -102,12 +105,9 @@ std::string ceilingsSvg(const Plot &plot, const Axes &ax, LabelLayout &labels) {
     const ReportCeiling &c = plot.compute[i];
     Placed &p = computeLabels[i];
     p.text = ceilingName(c) + " " + si(c.value, "FLOP/s") + (c.ridge ? ", ridge " + ridgeText(*c.ridge) : "");
-    // At the right end of the roof, else slid left along it (not past its start), else on a line nearby.
-    double end = Width - Right - 4, start = ax.x(c.ridge ? *c.ridge : plot.xmin);
-    Box box = textBox(p.text, 12, end, 0, Anchor::End);
-    double slide = end - start - (box.right - box.left);
+    // In the column right of the plot, level with the roof, else on the nearest free line.
     LabelSpot spot =
-        labels.place(p.text, 12, LabelLayout::around({end, ax.y(c.value) - 6, Anchor::End}, 12, -20, slide));
+        labels.place(p.text, 12, LabelLayout::around({PlotRight + 10, ax.y(c.value) + 4, Anchor::Start}, 12));
     p.x = spot.x;
     p.y = spot.y;
   }
@@ -144,10 +144,11 @@ std::string ceilingsSvg(const Plot &plot, const Axes &ax, LabelLayout &labels) {
     double start = c.ridge ? *c.ridge : plot.xmin;
     s += "<g class=\"ceiling compute\" data-name=\"" + escapeXml(c.name) + "\" data-dtype=\"" + escapeXml(c.dtype) +
          "\" data-value=\"" + exact(c.value) + "\"><line x1=\"" + num(ax.x(start)) + "\" y1=\"" + num(ax.y(c.value)) +
-         "\" x2=\"" + num(Width - Right) + "\" y2=\"" + num(ax.y(c.value)) +
-         "\" stroke=\"#b03a2e\" stroke-width=\"2\"/><text x=\"" + num(computeLabels[i].x) + "\" y=\"" +
-         num(computeLabels[i].y) + "\" text-anchor=\"end\" fill=\"#b03a2e\">" + escapeXml(computeLabels[i].text) +
-         "</text></g>\n";
+         "\" x2=\"" + num(PlotRight) + "\" y2=\"" + num(ax.y(c.value)) +
+         "\" stroke=\"#b03a2e\" stroke-width=\"2\"/><line class=\"roof-leader\" x1=\"" + num(PlotRight) + "\" y1=\"" +
+         num(ax.y(c.value)) + "\" x2=\"" + num(computeLabels[i].x - 2) + "\" y2=\"" + num(computeLabels[i].y - 4) +
+         "\" stroke=\"#b03a2e\" stroke-width=\"1\"/><text x=\"" + num(computeLabels[i].x) + "\" y=\"" +
+         num(computeLabels[i].y) + "\" fill=\"#b03a2e\">" + escapeXml(computeLabels[i].text) + "</text></g>\n";
     if (c.ridge)
       s += "<g class=\"ridge\" data-name=\"" + escapeXml(ceilingName(c)) + "\" data-ridge=\"" +
            exact(*c.ridge) + "\"><title>" + escapeXml(ceilingName(c) + " ridge " + ridgeText(*c.ridge)) +
@@ -182,17 +183,17 @@ std::string renderSvgElement(const ReportDocument &doc) {
          "\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">" + intensity(v) + "</text>\n";
   if (plot.hasRates)
     for (double v = plot.ymin; v <= plot.ymax * 1.0001; v *= 10)
-      s += "<line x1=\"" + num(Left) + "\" y1=\"" + num(ax.y(v)) + "\" x2=\"" + num(Width - Right) + "\" y2=\"" +
+      s += "<line x1=\"" + num(Left) + "\" y1=\"" + num(ax.y(v)) + "\" x2=\"" + num(PlotRight) + "\" y2=\"" +
            num(ax.y(v)) + "\"/><text x=\"" + num(Left - 6) + "\" y=\"" + num(ax.y(v) + 4) +
            "\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">" + si(v, "FLOP/s") + "</text>\n";
   s += "</g>\n";
-  s += "<text x=\"" + num((Left + Width - Right) / 2) + "\" y=\"" + num(Height - 24) +
+  s += "<text x=\"" + num((Left + PlotRight) / 2) + "\" y=\"" + num(Height - 24) +
        "\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte, log)</text>\n";
   if (plot.hasRates)
     s += "<text transform=\"translate(14," + num((Top + Height - Bottom) / 2) +
          ") rotate(-90)\" text-anchor=\"middle\">FLOP/s (log)</text>\n";
   else
-    s += "<line x1=\"" + num(Left) + "\" y1=\"" + num(ax.stripY()) + "\" x2=\"" + num(Width - Right) + "\" y2=\"" +
+    s += "<line x1=\"" + num(Left) + "\" y1=\"" + num(ax.stripY()) + "\" x2=\"" + num(PlotRight) + "\" y2=\"" +
          num(ax.stripY()) + "\" stroke=\"#999\"/><text x=\"" + num(Left) + "\" y=\"" + num(ax.stripY() + 60) +
          "\">no ceilings: predicted intensity only (give a roofcheck.ceilings/1 file for roofs)</text>\n";
 
@@ -246,7 +247,7 @@ std::string renderSvgElement(const ReportDocument &doc) {
         labels.reserve({dots[i].drawnX - dots[i].radius, dots[i].drawnY - dots[i].radius,
                         dots[i].drawnX + dots[i].radius, dots[i].drawnY + dots[i].radius});
   };
-  // Ceiling labels keep clear of the filled measured dots (a hollow predicted dot hides nothing); kernel
+  // Memory labels keep clear of the filled measured dots (a hollow predicted dot hides nothing); kernel
   // labels of every dot.
   reserveDots(true);
 

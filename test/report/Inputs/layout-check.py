@@ -1,8 +1,9 @@
 """Copies an HTML report with a script added that measures the roofline as the browser laid it out: every
-pair of labels (ceilings, ridge points, kernels) whose boxes intersect, and every pair of dots of different
+pair of labels (ceilings, ridge points, kernels) whose boxes intersect, every pair of dots of different
 kernels whose centres are closer than half the smaller radius (one would hide the other, or they would read
-as one ring). The script writes the counts to <body data-labels data-label-overlaps data-dots
-data-dot-overlaps> and the pairs to <pre id="layout-overlaps">; run the copy through chromium.py.
+as one ring), and every label a dot covers part of (a kernel's own label beside its own dot aside). The
+script writes the counts to <body data-labels data-label-overlaps data-dots data-dot-overlaps
+data-label-dot-overlaps> and the pairs to <pre id="layout-overlaps">; run the copy through chromium.py.
 
 usage: layout-check.py REPORT.html OUT.html
 """
@@ -32,10 +33,26 @@ Check = r"""<script>
                    b.closest('g.kernel').getAttribute('data-kernel') + ' ' + b.getAttribute('class'));
       }
     }
+  // A dot covers a label where its circle reaches into the label's box.
+  var labelDotOverlaps = 0;
+  for (var i = 0; i < labels.length; ++i)
+    for (var j = 0; j < dots.length; ++j) {
+      var kernel = labels[i].closest('g.kernel');
+      if (kernel && kernel === dots[j].closest('g.kernel')) continue;
+      var c = dots[j].getBoundingClientRect(), b = boxes[i];
+      var cx = (c.left + c.right) / 2, cy = (c.top + c.bottom) / 2, r = (c.right - c.left) / 2;
+      var nx = Math.max(b.left, Math.min(cx, b.right)), ny = Math.max(b.top, Math.min(cy, b.bottom));
+      if (Math.hypot(cx - nx, cy - ny) < r) {
+        ++labelDotOverlaps;
+        found.push('label under dot: ' + labels[i].textContent + ' | ' +
+                   dots[j].closest('g.kernel').getAttribute('data-kernel') + ' ' + dots[j].getAttribute('class'));
+      }
+    }
   document.body.setAttribute('data-labels', String(labels.length));
   document.body.setAttribute('data-label-overlaps', String(labelOverlaps));
   document.body.setAttribute('data-dots', String(dots.length));
   document.body.setAttribute('data-dot-overlaps', String(dotOverlaps));
+  document.body.setAttribute('data-label-dot-overlaps', String(labelDotOverlaps));
   var pre = document.createElement('pre');
   pre.id = 'layout-overlaps';
   pre.textContent = found.join('\n');
