@@ -5,6 +5,7 @@
 #include "roofcheck/Claims.h"
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/OptionReader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -43,34 +44,29 @@ struct Options {
 
 Options parseOptions(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        throw Error(a + " needs a value (see --help)");
-      return argv[++i];
-    };
-    if (a == "--static")
-      o.staticFiles.push_back(value());
-    else if (a == "--measured")
-      o.measuredFiles.push_back(value());
-    else if (a == "--ceilings")
-      o.ceilingsFile = value();
-    else if (a == "--kernel")
-      o.kernel = value();
-    else if (a == "--grid")
-      addDimensionBindings(o.bindings, "gridDim", parseDim3(value(), "--grid"));
-    else if (a == "--block")
-      addDimensionBindings(o.bindings, "blockDim", parseDim3(value(), "--block"));
-    else if (a == "--arg")
-      addArgumentBinding(o.bindings, value());
-    else if (a == "--tolerance") {
-      Number t = parseNumber(value(), "--tolerance");
+  OptionReader reader(std::vector<std::string>(argv + 1, argv + argc));
+  while (reader.next()) {
+    if (reader.is("--static"))
+      o.staticFiles.push_back(reader.value("--static"));
+    else if (reader.is("--measured"))
+      o.measuredFiles.push_back(reader.value("--measured"));
+    else if (reader.is("--ceilings"))
+      o.ceilingsFile = reader.value("--ceilings");
+    else if (reader.is("--kernel"))
+      o.kernel = reader.value("--kernel");
+    else if (reader.is("--grid"))
+      addDimensionBindings(o.bindings, "gridDim", parseDim3(reader.value("--grid"), "--grid"));
+    else if (reader.is("--block"))
+      addDimensionBindings(o.bindings, "blockDim", parseDim3(reader.value("--block"), "--block"));
+    else if (reader.is("--arg"))
+      addArgumentBinding(o.bindings, reader.value("--arg"));
+    else if (reader.is("--tolerance")) {
+      Number t = parseNumber(reader.value("--tolerance"), "--tolerance");
       if (t.toDouble() < 0 || t.toDouble() >= 1)
         throw Error("--tolerance must be a fraction in [0, 1)");
       o.tolerance = t.toDouble();
     } else
-      throw Error("unknown option '" + a + "' (see --help)");
+      throw Error("unknown option '" + reader.argument() + "' (see --help)");
   }
   if (o.staticFiles.empty())
     throw Error("no static file: give --static FILE (from `roofcheck lint --json`)");

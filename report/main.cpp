@@ -7,6 +7,7 @@
 #include "roofcheck/Bindings.h"
 #include "roofcheck/ExitCode.h"
 #include "roofcheck/Json.h"
+#include "roofcheck/OptionReader.h"
 #include "roofcheck/Version.h"
 
 #include <cstdio>
@@ -68,43 +69,40 @@ int main(int argc, char **argv) {
     double minShare = 0.05;
     bool failOnMismatch = false, quiet = false;
     StaticBindings bindings;
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc)
-          throw Error(a + " needs a value (see --help)");
-        return argv[++i];
-      };
+    OptionReader reader(std::vector<std::string>(argv + 1, argv + argc));
+    while (reader.next()) {
+      const std::string &a = reader.argument();
       if (a == "--help" || a == "-h") {
         std::fputs(Usage, stdout);
         return ExitSuccess;
       } else if (a == "--version") {
         std::printf("roofcheck-report %s (%s)\n", Version, GitRevision);
         return ExitSuccess;
-      } else if (a == "--json") {
-        jsonPath = value();
-      } else if (a == "--markdown") {
-        markdownPath = value();
-      } else if (a == "--svg") {
-        svgPath = value();
-      } else if (a == "--html") {
-        htmlPath = value();
+      } else if (reader.is("--json")) {
+        jsonPath = reader.value("--json");
+      } else if (reader.is("--markdown")) {
+        markdownPath = reader.value("--markdown");
+      } else if (reader.is("--svg")) {
+        svgPath = reader.value("--svg");
+      } else if (reader.is("--html")) {
+        htmlPath = reader.value("--html");
       } else if (a == "--quiet") {
         quiet = true;
-      } else if (a == "--grid") {
-        bindings.grid = parseDim3(value(), "--grid");
-      } else if (a == "--block") {
-        bindings.block = parseDim3(value(), "--block");
+      } else if (reader.is("--grid")) {
+        bindings.grid = parseDim3(reader.value("--grid"), "--grid");
+      } else if (reader.is("--block")) {
+        bindings.block = parseDim3(reader.value("--block"), "--block");
       } else if (a == "--static" || a == "--measured" || a == "--ceilings") {
         // One or more files, up to the next option.
         const char *schema = a == "--static" ? StaticSchema : a == "--measured" ? MeasuredSchema : CeilingsSchema;
-        size_t before = files.size();
-        while (i + 1 < argc && argv[i + 1][0] != '-')
-          files.push_back({argv[++i], schema});
-        if (files.size() == before)
-          throw Error(a + " needs a file (see --help)");
-      } else if (a == "--arg") {
-        std::string v = value();
+        std::string option = a;
+        std::vector<std::string> listed = reader.untilNextOption();
+        if (listed.empty())
+          throw Error(option + " needs a file (see --help)");
+        for (std::string &file : listed)
+          files.push_back({std::move(file), schema});
+      } else if (reader.is("--arg")) {
+        std::string v = reader.value("--arg");
         size_t eq = v.find('=');
         if (eq == std::string::npos || eq == 0)
           throw Error("--arg \"" + v + "\": expected [KERNEL:]NAME=VALUE");
@@ -115,10 +113,10 @@ int main(int argc, char **argv) {
         if (name.empty())
           throw Error("--arg \"" + v + "\": expected [KERNEL:]NAME=VALUE");
         bindings.args.push_back({kernel, name, parseNumber(v.substr(eq + 1), "--arg " + target)});
-      } else if (a == "--fail-below") {
-        failBelow = parseFraction(value(), "--fail-below");
-      } else if (a == "--min-share") {
-        minShare = parseFraction(value(), "--min-share");
+      } else if (reader.is("--fail-below")) {
+        failBelow = parseFraction(reader.value("--fail-below"), "--fail-below");
+      } else if (reader.is("--min-share")) {
+        minShare = parseFraction(reader.value("--min-share"), "--min-share");
       } else if (a == "--fail-on-mismatch") {
         failOnMismatch = true;
       } else if (a.size() > 1 && a[0] == '-') {

@@ -1,6 +1,7 @@
 #include "RunOptions.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/OptionReader.h"
 
 #include <cctype>
 #include <charconv>
@@ -100,24 +101,11 @@ std::string metricsModeName(MetricsMode mode) {
 
 RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
   RunCommandLine line;
-  size_t i = 0;
-  auto value = [&](const std::string &option) -> std::string {
-    if (i + 1 >= args.size())
-      throw Error("option " + option + " needs a value (see roofcheck run --help)");
-    return args[++i];
-  };
-  for (; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    std::string option = arg, inlineValue;
-    bool hasInline = false;
-    if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos) {
-      option = arg.substr(0, arg.find('='));
-      inlineValue = arg.substr(arg.find('=') + 1);
-      hasInline = true;
-    }
-    auto take = [&]() { return hasInline ? inlineValue : value(option); };
+  OptionReader reader(args, "roofcheck run --help");
+  while (reader.next()) {
+    const std::string &arg = reader.argument();
     if (arg == "--") {
-      ++i;
+      line.program = reader.rest();
       break;
     }
     if (arg == "--help" || arg == "-h") {
@@ -128,22 +116,22 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
       line.version = true;
       return line;
     }
-    if (option == "--kernel") {
-      line.options.kernelRegex = take();
+    if (reader.is("--kernel")) {
+      line.options.kernelRegex = reader.value("--kernel");
       try {
         std::regex check(line.options.kernelRegex, std::regex::ECMAScript);
       } catch (const std::regex_error &e) {
         throw Error("option --kernel: '" + line.options.kernelRegex + "' is not a valid regular expression (" +
                     e.what() + ")");
       }
-    } else if (option == "--launch-skip") {
-      line.options.launchSkip = parseCount(option, take());
-    } else if (option == "--launch-count") {
-      line.options.launchCount = parseCount(option, take());
-    } else if (option == "--samples") {
-      line.options.samplesPerSignature = parseCount(option, take());
-    } else if (option == "--metrics") {
-      std::string what = take();
+    } else if (reader.is("--launch-skip")) {
+      line.options.launchSkip = parseCount("--launch-skip", reader.value("--launch-skip"));
+    } else if (reader.is("--launch-count")) {
+      line.options.launchCount = parseCount("--launch-count", reader.value("--launch-count"));
+    } else if (reader.is("--samples")) {
+      line.options.samplesPerSignature = parseCount("--samples", reader.value("--samples"));
+    } else if (reader.is("--metrics")) {
+      std::string what = reader.value("--metrics");
       if (what == "time") {
         line.options.metricsMode = MetricsMode::Time;
       } else if (what == "default") {
@@ -152,31 +140,31 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
         line.options.metricsMode = MetricsMode::List;
         line.options.metrics = splitMetricList(what);
       }
-    } else if (option == "--output-dir") {
-      line.options.outputDir = take();
+    } else if (reader.is("--output-dir")) {
+      line.options.outputDir = reader.value("--output-dir");
       if (line.options.outputDir.empty())
         throw Error("option --output-dir needs a directory");
     } else if (arg == "--report") {
       line.report.wanted = true;
     } else if (arg == "--static") {
       // One or more files, up to the next option (or "--").
-      size_t before = line.report.staticFiles.size();
-      while (i + 1 < args.size() && !args[i + 1].empty() && args[i + 1][0] != '-')
-        line.report.staticFiles.push_back(args[++i]);
-      if (line.report.staticFiles.size() == before)
+      std::vector<std::string> files = reader.untilNextOption();
+      if (files.empty())
         throw Error("option --static needs a file (see roofcheck run --help)");
-    } else if (option == "--ceilings") {
-      line.report.ceilings = take();
+      line.report.staticFiles.insert(line.report.staticFiles.end(), files.begin(), files.end());
+    } else if (reader.is("--ceilings")) {
+      line.report.ceilings = reader.value("--ceilings");
       if (line.report.ceilings->empty())
         throw Error("option --ceilings needs a file");
     } else if (arg.size() > 1 && arg[0] == '-') {
       throw Error("unknown option '" + arg + "' (see roofcheck run --help)");
     } else {
+      line.program.push_back(arg);
+      for (std::string &rest : reader.rest())
+        line.program.push_back(std::move(rest));
       break;
     }
   }
-  for (; i < args.size(); ++i)
-    line.program.push_back(args[i]);
   if (!line.report.wanted && (!line.report.staticFiles.empty() || line.report.ceilings))
     throw Error(std::string("option ") + (line.report.ceilings ? "--ceilings" : "--static") +
                 " is for the report: add --report");

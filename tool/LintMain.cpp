@@ -13,6 +13,7 @@
 #include "roofcheck/Contracts.h"
 #include "roofcheck/Error.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/OptionReader.h"
 #include "roofcheck/Version.h"
 
 #include <algorithm>
@@ -98,18 +99,11 @@ int parseJobs(const std::string &text) {
 
 Options parseOptions(int argc, char **argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const std::string &flag) -> std::string {
-      if (arg.size() > flag.size() && arg.compare(0, flag.size() + 1, flag + "=") == 0)
-        return arg.substr(flag.size() + 1);
-      if (i + 1 >= argc)
-        throw roofcheck::Error(flag + " needs a value (see --help)");
-      return argv[++i];
-    };
-    auto is = [&](const std::string &flag) { return arg == flag || arg.rfind(flag + "=", 0) == 0; };
+  roofcheck::OptionReader reader(std::vector<std::string>(argv + 1, argv + argc));
+  while (reader.next()) {
+    const std::string &arg = reader.argument();
     if (arg == "--") {
-      options.extraArgs = std::vector<std::string>(argv + i + 1, argv + argc);
+      options.extraArgs = reader.rest();
       break;
     } else if (arg == "--help" || arg == "-h") {
       std::fputs(Usage, stdout);
@@ -117,40 +111,42 @@ Options parseOptions(int argc, char **argv) {
     } else if (arg == "--version") {
       std::printf("roofcheck-lint %s (%s)\n", roofcheck::Version, roofcheck::GitRevision);
       std::exit(roofcheck::ExitSuccess);
-    } else if (arg == "-p" || is("-p")) {
-      options.buildDir = value("-p");
+    } else if (reader.is("-p")) {
+      options.buildDir = reader.value("-p");
     } else if (arg.rfind("-j", 0) == 0 && arg != "-j" && arg.find('=') == std::string::npos) {
       options.jobs = parseJobs(arg.substr(2));
-    } else if (is("-j")) {
-      options.jobs = parseJobs(value("-j"));
+    } else if (reader.is("-j")) {
+      options.jobs = parseJobs(reader.value("-j"));
     } else if (arg == "--changed-files") {
       options.changedFiles = true;
     } else if (arg == "--quiet" || arg == "-q") {
       options.quiet = true;
     } else if (arg == "--list-rules") {
       options.listRules = true;
-    } else if (is("--json")) {
-      options.jsonPath = value("--json");
-    } else if (is("--sarif")) {
-      options.sarifPath = value("--sarif");
-    } else if (is("--config")) {
-      options.configPath = value("--config");
-    } else if (is("--ceilings")) {
-      options.ceilingsPath = value("--ceilings");
-    } else if (is("--rules")) {
-      options.rulePatterns += (options.rulePatterns.empty() ? "" : ",") + value("--rules");
-    } else if (is("--kernel")) {
-      options.kernels.insert(value("--kernel"));
-    } else if (is("--grid")) {
-      roofcheck::addDimensionBindings(options.bindings, "gridDim", roofcheck::parseDim3(value("--grid"), "--grid"));
-    } else if (is("--block")) {
-      roofcheck::addDimensionBindings(options.bindings, "blockDim", roofcheck::parseDim3(value("--block"), "--block"));
-    } else if (is("--arg")) {
-      roofcheck::addArgumentBinding(options.bindings, value("--arg"));
-    } else if (is("--cuda-gpu-arch")) {
-      options.gpuArch = value("--cuda-gpu-arch");
-    } else if (is("--cuda-path")) {
-      options.cudaPath = value("--cuda-path");
+    } else if (reader.is("--json")) {
+      options.jsonPath = reader.value("--json");
+    } else if (reader.is("--sarif")) {
+      options.sarifPath = reader.value("--sarif");
+    } else if (reader.is("--config")) {
+      options.configPath = reader.value("--config");
+    } else if (reader.is("--ceilings")) {
+      options.ceilingsPath = reader.value("--ceilings");
+    } else if (reader.is("--rules")) {
+      options.rulePatterns += (options.rulePatterns.empty() ? "" : ",") + reader.value("--rules");
+    } else if (reader.is("--kernel")) {
+      options.kernels.insert(reader.value("--kernel"));
+    } else if (reader.is("--grid")) {
+      roofcheck::addDimensionBindings(options.bindings, "gridDim",
+                                      roofcheck::parseDim3(reader.value("--grid"), "--grid"));
+    } else if (reader.is("--block")) {
+      roofcheck::addDimensionBindings(options.bindings, "blockDim",
+                                      roofcheck::parseDim3(reader.value("--block"), "--block"));
+    } else if (reader.is("--arg")) {
+      roofcheck::addArgumentBinding(options.bindings, reader.value("--arg"));
+    } else if (reader.is("--cuda-gpu-arch")) {
+      options.gpuArch = reader.value("--cuda-gpu-arch");
+    } else if (reader.is("--cuda-path")) {
+      options.cudaPath = reader.value("--cuda-path");
     } else if (!arg.empty() && arg[0] == '-') {
       throw roofcheck::Error("unknown option '" + arg + "' (see --help)");
     } else {

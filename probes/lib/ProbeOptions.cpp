@@ -1,6 +1,7 @@
 #include "ProbeOptions.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/OptionReader.h"
 
 #include <sstream>
 
@@ -61,32 +62,24 @@ ProbeOptions parseProbeOptions(const std::vector<std::string> &args) {
   ProbeOptions options;
   options.groups = {allProbeGroups().begin(), allProbeGroups().end()};
   bool sawOnly = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    auto value = [&](const std::string &name) -> std::string {
-      std::string prefix = name + "=";
-      if (arg.rfind(prefix, 0) == 0)
-        return arg.substr(prefix.size());
-      if (i + 1 >= args.size())
-        throw Error(name + ": missing value (see --help)");
-      return args[++i];
-    };
-    auto is = [&](const std::string &name) { return arg == name || arg.rfind(name + "=", 0) == 0; };
+  OptionReader reader(args);
+  while (reader.next()) {
+    const std::string &arg = reader.argument();
     if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else if (arg == "--version") {
       options.version = true;
     } else if (arg == "--quick") {
       options.quick = true;
-    } else if (is("--out") || arg == "-o") {
-      options.outPath = value(arg == "-o" ? "-o" : "--out");
+    } else if (reader.is("--out") || arg == "-o") {
+      options.outPath = reader.value(arg == "-o" ? "-o" : "--out");
       if (options.outPath.empty())
         throw Error("--out: empty file name");
-    } else if (is("--only")) {
+    } else if (reader.is("--only")) {
       if (sawOnly)
         throw Error("--only given twice; list every probe in one --only");
       sawOnly = true;
-      options.groups = parseGroups(value("--only"));
+      options.groups = parseGroups(reader.value("--only"));
     } else {
       throw Error("unknown argument \"" + arg + "\" (see --help)");
     }

@@ -1,0 +1,48 @@
+#include "roofcheck/OptionReader.h"
+
+#include "roofcheck/Error.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace roofcheck {
+
+OptionReader::OptionReader(std::vector<std::string> args, std::string helpCommand)
+    : args_(std::move(args)), helpCommand_(std::move(helpCommand)) {}
+
+bool OptionReader::next() {
+  if (started_ && at_ < args_.size())
+    ++at_;
+  started_ = true;
+  return at_ < args_.size();
+}
+
+bool OptionReader::is(const std::string &name) const {
+  const std::string &arg = argument();
+  return arg == name || (arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 && arg[name.size()] == '=');
+}
+
+std::string OptionReader::value(const std::string &name) {
+  const std::string &arg = argument();
+  if (arg.size() > name.size() && arg[name.size()] == '=')
+    return arg.substr(name.size() + 1);
+  if (at_ + 1 >= args_.size())
+    throw Error(name + " needs a value (see " + helpCommand_ + ")");
+  return args_[++at_];
+}
+
+std::vector<std::string> OptionReader::untilNextOption() {
+  std::vector<std::string> values;
+  while (at_ + 1 < args_.size() && !args_[at_ + 1].empty() && args_[at_ + 1][0] != '-')
+    values.push_back(args_[++at_]);
+  return values;
+}
+
+std::vector<std::string> OptionReader::rest() {
+  std::vector<std::string> remaining(args_.begin() + static_cast<std::ptrdiff_t>(std::min(at_ + 1, args_.size())),
+                                     args_.end());
+  at_ = args_.size();
+  return remaining;
+}
+
+} // namespace roofcheck
