@@ -10,6 +10,7 @@ const char *const Style = R"(
 body { font-family: sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 20px; }
 svg.roofline { max-width: 100%; height: auto; }
+.table-scroll { overflow-x: auto; max-width: 100%; }
 .mode { font-weight: bold; }
 table { border-collapse: collapse; margin: 12px 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; white-space: nowrap; }
@@ -86,7 +87,8 @@ std::string renderHtml(const ReportDocument &doc) {
   out += "<div id=\"tooltip\"></div>\n";
 
   Table t = kernelTable(doc);
-  out += "<table class=\"kernels\">\n<tr>";
+  // A wide table scrolls within its own box, so the page and the plot above it stay the window's width.
+  out += "<div class=\"table-scroll\"><table class=\"kernels\">\n<tr>";
   for (const std::string &h : t.header)
     out += "<th>" + escapeXml(h) + "</th>";
   out += "</tr>\n";
@@ -96,7 +98,7 @@ std::string renderHtml(const ReportDocument &doc) {
       out += "<td>" + escapeXml(c) + "</td>";
     out += "</tr>\n";
   }
-  out += "</table>\n";
+  out += "</table></div>\n";
 
   for (const ReportKernel &k : doc.kernels) {
     if (k.explanations.empty() && k.signatures.size() < 2 && k.ranks.size() < 2)
