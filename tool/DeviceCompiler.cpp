@@ -353,25 +353,34 @@ std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir) {
   return sources;
 }
 
-std::vector<std::string> cudaSourcesIncluding(const std::string &buildDir, const std::string &header) {
+std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::string &buildDir,
+                                                                     const std::vector<std::string> &headers) {
+  std::map<std::string, std::vector<std::string>> including;
+  std::map<std::string, std::vector<std::string>> wanted; // normalised absolute path -> the headers as given
+  for (const std::string &header : headers) {
+    including[header];
+    llvm::SmallString<256> absolute(header);
+    llvm::sys::fs::make_absolute(absolute);
+    llvm::sys::path::remove_dots(absolute, true);
+    wanted[absolute.str().str()].push_back(header);
+  }
+  if (headers.empty())
+    return including;
   std::unique_ptr<clang::tooling::CompilationDatabase> database = loadDatabase(buildDir);
-  llvm::SmallString<256> wanted(header);
-  llvm::sys::fs::make_absolute(wanted);
-  llvm::sys::path::remove_dots(wanted, true);
-  std::vector<std::string> sources;
+  std::set<std::string> scanned;
   for (const clang::tooling::CompileCommand &entry : database->getAllCompileCommands()) {
     llvm::SmallString<256> source(entry.Directory);
     llvm::sys::path::append(source, entry.Filename);
     llvm::sys::path::remove_dots(source, true);
-    if (llvm::sys::path::extension(source) != ".cu" ||
-        std::find(sources.begin(), sources.end(), source.str().str()) != sources.end())
+    if (llvm::sys::path::extension(source) != ".cu" || !scanned.insert(source.str().str()).second)
       continue;
-    std::set<std::string> included =
-        includedFiles(source.str().str(), includeDirectories(entry.CommandLine, entry.Directory));
-    if (included.count(wanted.str().str()))
-      sources.push_back(source.str().str());
+    for (const std::string &file :
+         includedFiles(source.str().str(), includeDirectories(entry.CommandLine, entry.Directory)))
+      if (auto it = wanted.find(file); it != wanted.end())
+        for (const std::string &header : it->second)
+          including[header].push_back(source.str().str());
   }
-  return sources;
+  return including;
 }
 
 DeviceModule compileDevice(const std::vector<std::string> &commandLine, const std::string &sourceFile) {

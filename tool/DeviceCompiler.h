@@ -6,6 +6,7 @@
 
 #include "roofcheck/Contracts.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,10 +73,12 @@ std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir,
 /// The CUDA sources (*.cu) that BUILD_DIR/compile_commands.json compiles, in the database's order.
 std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir);
 
-/// The CUDA sources of BUILD_DIR/compile_commands.json that include `header`, directly or not, with their
-/// own commands' include directories (IncludeScanner.h), in the database's order; none when the database
-/// has no CUDA source.
-std::vector<std::string> cudaSourcesIncluding(const std::string &buildDir, const std::string &header);
+/// For each of `headers` (the key, as given), the CUDA sources of BUILD_DIR/compile_commands.json that
+/// include it, directly or not, with their own commands' include directories (IncludeScanner.h), in the
+/// database's order; none when the database has no CUDA source. The database and each source's include
+/// tree are read once, however many headers are asked about.
+std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::string &buildDir,
+                                                                     const std::vector<std::string> &headers);
 
 /// Compiles with the full clang command line (see deviceCommandLine). Throws roofcheck::Error with one line
 /// when the device side cannot be compiled.

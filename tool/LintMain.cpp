@@ -315,14 +315,19 @@ std::vector<std::string> unitsForChangedFiles(const std::string &buildDir, const
     if (seen.insert((ec ? std::filesystem::path(file) : absolute).lexically_normal().string()).second)
       units.push_back(file);
   };
-  for (const std::string &file : files) {
-    std::vector<std::string> including;
+  std::vector<std::string> headers;
+  for (const std::string &file : files)
     if (headerExtensions.count(std::filesystem::path(file).extension().string()))
-      including = roofcheck::lint::cudaSourcesIncluding(buildDir, file);
-    if (including.empty())
+      headers.push_back(file);
+  std::map<std::string, std::vector<std::string>> including =
+      roofcheck::lint::cudaSourcesIncluding(buildDir, headers);
+  for (const std::string &file : files) {
+    auto it = including.find(file);
+    if (it == including.end() || it->second.empty())
       add(file);
-    for (const std::string &unit : including)
-      add(unit);
+    else
+      for (const std::string &unit : it->second)
+        add(unit);
   }
   return units;
 }
