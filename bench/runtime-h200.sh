@@ -15,7 +15,9 @@
 # usage: bench/runtime-h200.sh [LOG_DIR [STEPS]]   (default STEPS: "tensor variants lit overhead floor pytorch
 # faults examples corpus ncu"; uses .gpukit/ for lit, FileCheck, gtest). RUNTIME_DEADLINE_S (default 3600):
 # no step runs past that many seconds from the start; one that would start with less than 20 s left is
-# skipped.
+# skipped. ROOFCHECK_GIT_REVISION=REV: the revision the binaries name (`--version`, the measured files'
+# roofcheck_version), for a copy of the tree whose git metadata is older than the tree, as on the lent GPU
+# machine: give it `git describe --always --dirty --abbrev=12` of the tree the copy came from.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 logs=${1:-$root/build-gpu/runtime-logs}
@@ -153,7 +155,8 @@ if wanted examples || wanted corpus || wanted ncu; then
   targets+=" corpus-reduction corpus-control"
 fi
 cmake -G Ninja -S "$root" -B "$build" -DROOFCHECK_WITH_CLANG=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DROOFCHECK_LIT="$kit/bin/lit" -DROOFCHECK_FILECHECK="$kit/bin/FileCheck" -DGTEST_ROOT="$kit/gtest" >"$logs/build.log" 2>&1 &&
+  -DROOFCHECK_LIT="$kit/bin/lit" -DROOFCHECK_FILECHECK="$kit/bin/FileCheck" -DGTEST_ROOT="$kit/gtest" \
+  -DROOFCHECK_GIT_REVISION="${ROOFCHECK_GIT_REVISION:-}" >"$logs/build.log" 2>&1 &&
   targets+=" $(ninja -C "$build" -t targets all | grep -o '^runtime-test-[a-z_]*' | sort -u | tr '\n' ' ')" &&
   ninja -k 0 -C "$build" $targets >>"$logs/build.log" 2>&1
 echo "build exit $?; ${SECONDS} s"
