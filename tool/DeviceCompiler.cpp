@@ -358,7 +358,7 @@ std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::
   std::map<std::string, std::vector<std::string>> including;
   std::map<std::string, std::vector<std::string>> wanted; // normalised absolute path -> the headers as given
   for (const std::string &header : headers) {
-    including[header];
+    including[header]; // an entry for every header, empty where no source includes it
     llvm::SmallString<256> absolute(header);
     llvm::sys::fs::make_absolute(absolute);
     llvm::sys::path::remove_dots(absolute, true);

@@ -19,7 +19,8 @@ bool OptionReader::next() {
 
 bool OptionReader::is(const std::string &name) const {
   const std::string &arg = argument();
-  return arg == name || (arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 && arg[name.size()] == '=');
+  return arg == name ||
+         (arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 && arg[name.size()] == '=');
 }
 
 std::string OptionReader::value(const std::string &name) {
