@@ -95,10 +95,9 @@ int main(int argc, char **argv) {
       } else if (a == "--static" || a == "--measured" || a == "--ceilings") {
         // One or more files, up to the next option.
         const char *schema = a == "--static" ? StaticSchema : a == "--measured" ? MeasuredSchema : CeilingsSchema;
-        std::string option = a;
         std::vector<std::string> listed = reader.untilNextOption();
         if (listed.empty())
-          throw Error(option + " needs a file (see --help)");
+          throw Error(a + " needs a file (see --help)");
         for (std::string &file : listed)
           files.push_back({std::move(file), schema});
       } else if (reader.is("--arg")) {
