@@ -343,6 +343,8 @@ Json toJson(const Launch &l) {
   j["nvtx"] = l.nvtx;
   j["duration_ns"] = optionalJson(l.durationNs);
   j["profiled"] = l.profiled;
+  if (l.replayPasses)
+    j["replay_passes"] = *l.replayPasses;
   j["metrics"] = std::move(metrics);
   return j;
 }
@@ -408,6 +410,9 @@ Launch launchFrom(const FieldReader &r) {
   if (l.durationNs && *l.durationNs < 0)
     r.fail("duration_ns", "must not be negative");
   l.profiled = r.boolean("profiled");
+  l.replayPasses = r.optionalInteger("replay_passes");
+  if (l.replayPasses && *l.replayPasses < 1)
+    r.fail("replay_passes", "must be at least 1");
   if (auto mr = r.optionalObject("metrics"))
     for (const auto &[name, value] : mr->json().items()) {
       double v = mr->number(name);

@@ -193,6 +193,7 @@ Launch launch(int64_t index) {
   l.args = {{3, 24, 4, "00040000", 1024}};
   l.durationNs = 2000;
   l.profiled = true;
+  l.replayPasses = 8;
   l.metrics = {{"dram__bytes_read.sum", 8192},
                {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 1024},
                {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 0},
@@ -213,6 +214,7 @@ TEST(MeasuredContract, ReadsJsonLinesAndSkipsATruncatedTail) {
   ASSERT_EQ(file.launches.size(), 2u);
   EXPECT_EQ(file.launches[1].index, 1);
   EXPECT_EQ(file.launches[0].args[0].value, 1024);
+  EXPECT_EQ(file.launches[0].replayPasses, 8);
   ASSERT_EQ(file.warnings.size(), 1u);
   EXPECT_NE(file.warnings[0].find("m.jsonl:5: truncated last record skipped"), std::string::npos);
 
@@ -248,6 +250,15 @@ TEST(MeasuredContract, ErrorsNameTheLine) {
   writeText(dir.file("neg.jsonl"), toJson(header()).dump() + "\n" + negative.dump() + "\n");
   EXPECT_EQ(errorOf([&] { loadMeasuredFile(dir.file("neg.jsonl")); }),
             dir.file("neg.jsonl") + ":2: metrics.dram__bytes_read.sum: must not be negative");
+
+  Json noPasses = toJson(launch(0));
+  noPasses["replay_passes"] = 0;
+  writeText(dir.file("passes.jsonl"), toJson(header()).dump() + "\n" + noPasses.dump() + "\n");
+  EXPECT_EQ(errorOf([&] { loadMeasuredFile(dir.file("passes.jsonl")); }),
+            dir.file("passes.jsonl") + ":2: replay_passes: must be at least 1");
+  noPasses.erase("replay_passes"); // files from before the field: no value, no error
+  writeText(dir.file("old.jsonl"), toJson(header()).dump() + "\n" + noPasses.dump() + "\n");
+  EXPECT_EQ(loadMeasuredFile(dir.file("old.jsonl")).launches[0].replayPasses, std::nullopt);
 }
 
 TEST(ReportContract, RoundTrips) {

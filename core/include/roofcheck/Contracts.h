@@ -166,6 +166,9 @@ struct Launch {
   std::vector<std::string> nvtx;     ///< NVTX ranges open at the launch, outermost first
   std::optional<int64_t> durationNs;
   bool profiled = false;
+  /// Profiled launches: the passes its counter set took (1: counted without kernel replay); null when the
+  /// file does not say (before it was recorded per launch, the header's replay_passes applied to all).
+  std::optional<int64_t> replayPasses;
   std::map<std::string, double> metrics; ///< Nsight Compute metric name -> value
 };
 
