@@ -4,6 +4,7 @@ namespace roofcheck::runtime {
 
 LaunchSelector::LaunchSelector(const RunOptions &options, bool canProfile)
     : skip_(options.launchSkip), count_(options.launchCount), samples_(options.samplesPerSignature),
+      trafficSet_(options.trafficSet),
       canProfile_(canProfile && options.metricsMode != MetricsMode::Time) {
   if (!options.kernelRegex.empty())
     kernel_.emplace(options.kernelRegex, std::regex::ECMAScript | std::regex::optimize);
@@ -35,8 +36,10 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
   if (canProfile_) {
     int64_t &profiled = profiledPerSignature_[{signature, grid, block}];
     if (samples_ == 0 || profiled < samples_) {
-      ++profiled;
       decision.profile = true;
+      if (trafficSet_ && profiled % 2 == 1)
+        decision.counters = CounterSet::Traffic;
+      ++profiled;
     }
   }
   return decision;

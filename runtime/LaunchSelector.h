@@ -16,9 +16,14 @@
 
 namespace roofcheck::runtime {
 
+/// The counters a profiled launch gets: every collected metric (kernel replay where they need more than one
+/// pass), or only the traffic metrics (RunOptions::trafficSet), counted in one pass on the program's own launch.
+enum class CounterSet { Full, Traffic };
+
 struct LaunchDecision {
   bool record = false;  ///< write a launch record (with its duration)
-  bool profile = false; ///< collect counters through kernel replay
+  bool profile = false; ///< collect counters
+  CounterSet counters = CounterSet::Full;
 };
 
 class LaunchSelector {
@@ -44,6 +49,7 @@ private:
   int64_t skip_;
   std::optional<int64_t> count_;
   int64_t samples_;
+  bool trafficSet_;
   bool canProfile_;
   int64_t matched_ = 0;
   std::map<std::tuple<std::string, Dim3, Dim3>, int64_t> profiledPerSignature_;

@@ -56,6 +56,9 @@ std::string runUsage() {
          "                      0 profiles every recorded launch (default 3)\n"
          "  --metrics WHAT      time (durations only, no replay), default, or a comma-separated list of\n"
          "                      Nsight Compute metric names\n"
+         "  --traffic-set on|off  on (default): where the metrics need kernel replay, every second\n"
+         "                      profiled launch of a signature counts only time, DRAM and L2 bytes, in\n"
+         "                      one pass, so replay's own memory traffic is not in its DRAM bytes\n"
          "  --output-dir DIR    where the measured files go (default: the current directory)\n"
          "  --report            after PROGRAM, run roofcheck report on the measured files it wrote\n"
          "  --static FILE...    with --report: roofcheck.static/1 files (end the list with --)\n"
@@ -84,6 +87,12 @@ const std::vector<std::string> &defaultMetrics() {
       "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
       "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
   };
+  return metrics;
+}
+
+const std::vector<std::string> &trafficMetrics() {
+  static const std::vector<std::string> metrics = {"gpu__time_duration.sum", "dram__bytes_read.sum",
+                                                   "dram__bytes_write.sum", "lts__t_bytes.sum"};
   return metrics;
 }
 
@@ -140,6 +149,11 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
         line.options.metricsMode = MetricsMode::List;
         line.options.metrics = splitMetricList(what);
       }
+    } else if (reader.is("--traffic-set")) {
+      std::string what = reader.value("--traffic-set");
+      if (what != "on" && what != "off")
+        throw Error("option --traffic-set needs on or off, got '" + what + "'");
+      line.options.trafficSet = what == "on";
     } else if (reader.is("--output-dir")) {
       line.options.outputDir = reader.value("--output-dir");
       if (line.options.outputDir.empty())
@@ -180,6 +194,7 @@ Json toJson(const RunOptions &o) {
               {"samples", o.samplesPerSignature},
               {"metrics", metricsModeName(o.metricsMode)},
               {"metric_list", o.metrics},
+              {"traffic_set", o.trafficSet},
               {"output_dir", o.outputDir},
               {"session", o.session}};
 }
@@ -215,6 +230,7 @@ RunOptions runOptionsFromJson(const std::string &text) {
       r.fail("metric_list", "must be an array of strings");
     o.metrics.push_back(name.get<std::string>());
   }
+  o.trafficSet = r.boolean("traffic_set");
   o.outputDir = r.string("output_dir");
   o.session = r.string("session");
   return o;

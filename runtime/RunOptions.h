@@ -25,6 +25,9 @@ struct RunOptions {
   int64_t samplesPerSignature = 3;      ///< profiled launches per (kernel, grid, block); 0 = every launch
   MetricsMode metricsMode = MetricsMode::Default;
   std::vector<std::string> metrics;     ///< the list for MetricsMode::List
+  /// Every second profiled launch of a signature counts only trafficMetrics(), in one pass, where the
+  /// full set needs kernel replay: replay's save and restore leave dirty lines in L2 that inflate DRAM writes.
+  bool trafficSet = true;
   std::string outputDir = ".";
   std::string session;                  ///< set by the launcher so it can find the files of its run
 };
@@ -54,6 +57,10 @@ std::string runUsage();
 /// Metrics collected for profiled launches unless --metrics says otherwise (tensor metrics are added
 /// by the shim where the device has them).
 const std::vector<std::string> &defaultMetrics();
+
+/// The metrics that one pass counts without kernel replay: duration, DRAM and L2 bytes. Where the collected
+/// set needs replay, the traffic set is the collected metrics among these.
+const std::vector<std::string> &trafficMetrics();
 
 std::string metricsModeName(MetricsMode mode);
 

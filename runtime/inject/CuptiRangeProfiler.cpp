@@ -77,6 +77,15 @@ bool CuptiRangeProfiler::begin(CUcontext context, CuptiProfilerHost &host) {
   ContextState &state = contexts_[context];
   if (state.broken || state.active)
     return false;
+  if (state.object && state.host != &host) {
+    // An object keeps the configuration it was first set up with: counter data initialised for another one
+    // fails (CUPTI_ERROR_UNKNOWN, CUPTI 13.0 on the H200), so another counter set takes a fresh object.
+    if (!disable(state)) {
+      state.broken = true;
+      return false;
+    }
+    state = ContextState{};
+  }
   if (!state.object) {
     state.host = &host;
     if (!enable(context, state))
@@ -140,12 +149,16 @@ void CuptiRangeProfiler::release(CUcontext context) {
   auto it = contexts_.find(context);
   if (it == contexts_.end())
     return;
-  if (it->second.object) {
-    CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    disable.pRangeProfilerObject = it->second.object;
-    diagnostics_.cupti(cuptiRangeProfilerDisable(&disable), "cuptiRangeProfilerDisable");
-  }
+  if (it->second.object)
+    disable(it->second);
   contexts_.erase(it);
+}
+
+bool CuptiRangeProfiler::disable(ContextState &state) {
+  CUpti_RangeProfiler_Disable_Params params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = state.object;
+  diagnostics_.trace("cuptiRangeProfilerDisable");
+  return diagnostics_.cupti(cuptiRangeProfilerDisable(&params), "cuptiRangeProfilerDisable");
 }
 
 } // namespace roofcheck::runtime

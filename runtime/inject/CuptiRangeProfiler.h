@@ -1,5 +1,7 @@
 // The one class that talks to CUPTI's range profiler API: per context, one auto range around a single
-// launch, replayed by CUPTI (kernel replay) until every pass of the configuration ran, then decoded.
+// launch, replayed by CUPTI (kernel replay) until every pass of the configuration ran, then decoded. A
+// launch may come with another configuration than the one before it (the traffic set): the context's
+// object is then disabled and enabled afresh with it.
 #pragma once
 
 #include "CuptiProfilerHost.h"
@@ -22,8 +24,8 @@ class CuptiRangeProfiler {
 public:
   explicit CuptiRangeProfiler(Diagnostics &diagnostics) : diagnostics_(diagnostics) {}
 
-  /// Before the launch: enables profiling on context (first time, with host: the configuration made for
-  /// the context's device, which must outlive the context) and starts a range. false when the launch
+  /// Before the launch: enables profiling on context with host (a configuration made for the context's
+  /// device, which must outlive the context) and starts a range. false when the launch
   /// cannot be profiled; permanentlyUnavailable() then says whether to stop trying.
   bool begin(CUcontext context, CuptiProfilerHost &host);
   /// After the launch: stops, decodes and evaluates. nullopt (with a warning) when that fails.
@@ -46,6 +48,7 @@ private:
   static constexpr size_t rangesPerImage = 64;
   bool configure(ContextState &state);
   bool enable(CUcontext context, ContextState &state);
+  bool disable(ContextState &state);
 
   Diagnostics &diagnostics_;
   std::mutex mutex_;

@@ -44,6 +44,7 @@ struct ProfiledCall {
   uint32_t correlationId = 0;
   CUcontext context = nullptr;
   int64_t unheldBefore = 0; ///< Shim::unheldLaunches_ when profiling began
+  std::optional<int64_t> passes; ///< of the counter set it is profiled with
 };
 thread_local ProfiledCall profiledCall;
 
@@ -221,7 +222,7 @@ void Shim::configureCounters(CUcontext context, CUdevice device) {
   int index = static_cast<int>(device);
   {
     std::lock_guard<std::mutex> lock(hostsMutex_);
-    if (!hosts_.emplace(index, nullptr).second)
+    if (!hosts_.try_emplace(index).second)
       return; // configured, or being configured, for an earlier context of this device
   }
   std::call_once(profilerInitialized_, [this] {
@@ -233,14 +234,14 @@ void Shim::configureCounters(CUcontext context, CUdevice device) {
   if (!profilerUsable_)
     return;
   // Made without the lock held: this asks CUPTI and the driver, inside the driver's callback.
-  auto host = std::make_unique<CuptiProfilerHost>(diagnostics_);
-  if (!configureHost(*host, context, device))
+  DeviceCounters counters;
+  if (!configureHosts(counters, context, device))
     return;
   std::lock_guard<std::mutex> lock(hostsMutex_);
-  hosts_[index] = std::move(host);
+  hosts_[index] = std::move(counters);
 }
 
-bool Shim::configureHost(CuptiProfilerHost &host, CUcontext context, CUdevice device) {
+bool Shim::configureHosts(DeviceCounters &counters, CUcontext context, CUdevice device) {
   diagnostics_.trace("configuring the counters of device " + std::to_string(device));
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
@@ -266,23 +267,46 @@ bool Shim::configureHost(CuptiProfilerHost &host, CUcontext context, CUdevice de
   }
   const std::vector<std::string> &requested =
       options_.metricsMode == MetricsMode::List ? options_.metrics : defaultMetrics();
-  if (!host.configure(chip.pChipName, availability, requested, options_.metricsMode == MetricsMode::Default))
+  auto full = std::make_unique<CuptiProfilerHost>(diagnostics_);
+  if (!full->configure(chip.pChipName, availability, requested, options_.metricsMode == MetricsMode::Default))
     return false;
   diagnostics_.trace("counters of device " + std::to_string(device) + " configured: " +
-                     std::to_string(host.passes().value_or(0)) + " passes");
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!header_.replayPasses) { // the header describes the first device configured
-    header_.replayPasses = host.passes();
-    header_.options["chip"] = host.chip();
-    header_.options["collected_metrics"] = host.metrics();
+                     std::to_string(full->passes().value_or(0)) + " passes");
+  std::unique_ptr<CuptiProfilerHost> traffic;
+  if (options_.trafficSet && full->passes().value_or(1) > 1) {
+    std::vector<std::string> trafficList;
+    for (const std::string &metric : full->metrics())
+      if (std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end())
+        trafficList.push_back(metric);
+    traffic = std::make_unique<CuptiProfilerHost>(diagnostics_);
+    bool onePass = !trafficList.empty() && traffic->configure(chip.pChipName, availability, trafficList, false) &&
+                   traffic->passes() == 1;
+    diagnostics_.trace("traffic set of device " + std::to_string(device) + ": " +
+                       (onePass ? "one pass" : "not available"));
+    if (!onePass)
+      traffic.reset();
   }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!header_.replayPasses) { // the header describes the first device configured
+      header_.replayPasses = full->passes();
+      header_.options["chip"] = full->chip();
+      header_.options["collected_metrics"] = full->metrics();
+      header_.options["traffic_metrics"] = traffic ? Json(traffic->metrics()) : Json::array();
+    }
+  }
+  counters.full = std::move(full);
+  counters.traffic = std::move(traffic);
   return true;
 }
 
-CuptiProfilerHost *Shim::hostFor(int device) {
+CuptiProfilerHost *Shim::hostFor(int device, CounterSet set) {
   std::lock_guard<std::mutex> lock(hostsMutex_);
   auto it = hosts_.find(device);
-  return it == hosts_.end() ? nullptr : it->second.get();
+  if (it == hosts_.end())
+    return nullptr;
+  const DeviceCounters &counters = it->second;
+  return set == CounterSet::Traffic && counters.traffic ? counters.traffic.get() : counters.full.get();
 }
 
 int Shim::deviceOf(CUcontext context) {
@@ -427,7 +451,7 @@ void Shim::enterLaunch(const LaunchCall &call) {
   p.kernel = std::move(info);
   l.nvtx = openNvtxRanges();
   if (decision.profile && gateHold == GateHold::Exclusive)
-    p.awaitingMetrics = beginProfiling(call, p.kernel->name, index, l);
+    p.awaitingMetrics = beginProfiling(call, p.kernel->name, index, decision.counters, l);
   {
     std::lock_guard<std::mutex> lock(arrivalsMutex_);
     arrivedLaunches_.push_back(std::move(p));
@@ -451,9 +475,10 @@ void Shim::holdGate(bool exclusive) {
   }
 }
 
-bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, Launch &launch) {
+bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters,
+                          Launch &launch) {
   watchProfiling(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
-  CuptiProfilerHost *host = hostFor(launch.device);
+  CuptiProfilerHost *host = hostFor(launch.device, counters);
   bool begun = host && profiler_.begin(call.context, *host);
   diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
   if (!begun) {
@@ -463,7 +488,7 @@ bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int
     return false;
   }
   watchStep("inside the launch (CUPTI runs the kernel once per replay pass)");
-  profiledCall = {true, call.correlationId, call.context, unheldLaunches_.load()};
+  profiledCall = {true, call.correlationId, call.context, unheldLaunches_.load(), host->passes()};
   // A profiled launch gets no activity record: its stream id comes from CUPTI here.
   uint32_t streamId = 0;
   if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
@@ -495,7 +520,7 @@ void Shim::exitLaunch(const LaunchCall &call) {
   profiledCall.active = false;
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
   watchStep("collecting its counters (cuptiRangeProfilerStop, DecodeData, evaluation)");
-  MetricsArrival arrival{call.correlationId, profiler_.end(call.context)};
+  MetricsArrival arrival{call.correlationId, profiler_.end(call.context), profiledCall.passes};
   if (unheldLaunches_ != profiledCall.unheldBefore)
     arrival.metrics.reset(); // another launch may have been counted with this one
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
@@ -668,6 +693,7 @@ void Shim::absorbArrivalsLocked() {
     p.awaitingMetrics = false;
     if (arrival.metrics) {
       p.launch.profiled = true;
+      p.launch.replayPasses = arrival.passes;
       p.launch.metrics = std::move(*arrival.metrics);
       // Under kernel replay CUPTI gives the launch no activity record: its duration is the counter's.
       auto duration = p.launch.metrics.find("gpu__time_duration.sum");

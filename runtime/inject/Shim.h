@@ -63,6 +63,12 @@ private:
   struct MetricsArrival {
     uint32_t correlationId = 0;
     std::optional<std::map<std::string, double>> metrics;
+    std::optional<int64_t> passes; ///< of the counter set that counted them
+  };
+  /// A device's counter configurations: the collected metrics, and the traffic set where that one needs
+  /// kernel replay and the traffic metrics fit in one pass (nullptr otherwise).
+  struct DeviceCounters {
+    std::unique_ptr<CuptiProfilerHost> full, traffic;
   };
 
   // The program's launch callbacks only hand what they learn to the handler (arrivals, under their own
@@ -71,7 +77,8 @@ private:
   void enterLaunch(const LaunchCall &call);
   void exitLaunch(const LaunchCall &call);
   void holdGate(bool exclusive);
-  bool beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, Launch &launch);
+  bool beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters,
+                      Launch &launch);
   void queueBatch(std::vector<KernelRecord> &&records);
   void wakeHandler();
   void processQueue();           ///< the handler thread
@@ -81,8 +88,10 @@ private:
   void onKernelRecordLocked(const KernelRecord &record);
   void describeDevices();
   void configureCounters(CUcontext context, CUdevice device);
-  bool configureHost(CuptiProfilerHost &host, CUcontext context, CUdevice device);
-  CuptiProfilerHost *hostFor(int device); ///< nullptr where counters could not be configured
+  bool configureHosts(DeviceCounters &counters, CUcontext context, CUdevice device);
+  /// The configuration for a counter set (the full one where the device has no traffic set); nullptr where
+  /// counters could not be configured.
+  CuptiProfilerHost *hostFor(int device, CounterSet set);
   int deviceOf(CUcontext context);
   std::vector<std::string> openNvtxRanges(); ///< this thread's push/pop ranges and the started ones
   void writeHeader();
@@ -115,10 +124,10 @@ private:
   std::once_flag describeStarted_;
   std::once_flag profilerInitialized_;
   bool profilerUsable_ = false; ///< cuptiProfilerInitialize succeeded
-  // The counter configuration of each device, made from its own counter availability when its first
-  // context is created (nullptr where that failed); never destroyed, like the Shim.
+  // The counter configurations of each device, made from its own counter availability when its first
+  // context is created (none where that failed); never destroyed, like the Shim.
   std::mutex hostsMutex_;
-  std::map<int, std::unique_ptr<CuptiProfilerHost>> hosts_;
+  std::map<int, DeviceCounters> hosts_;
   std::atomic<bool> finished_{false};
   std::mutex writeOutMutex_; // held by writeOut: the exit's and a signal's are one after the other
   std::atomic<int64_t> nextIndex_{0};

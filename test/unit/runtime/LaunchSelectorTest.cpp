@@ -21,6 +21,21 @@ TEST(LaunchSelector, CountersForTheFirstThreeOfEachSignatureTimingForAll) {
   EXPECT_TRUE(s.decide("j(int)", "_Z1ji", g1, b).profile);
 }
 
+TEST(LaunchSelector, ProfiledLaunchesOfASignatureAlternateFullAndTrafficSets) {
+  LaunchSelector s(RunOptions{}, true);
+  std::vector<CounterSet> sets;
+  for (int i = 0; i < 3; ++i)
+    sets.push_back(s.decide("k", "k", g1, b).counters);
+  EXPECT_EQ(sets, (std::vector<CounterSet>{CounterSet::Full, CounterSet::Traffic, CounterSet::Full}));
+  EXPECT_EQ(s.decide("k", "k", g2, b).counters, CounterSet::Full); // each signature starts with the full set
+
+  RunOptions off;
+  off.trafficSet = false;
+  LaunchSelector full(off, true);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(full.decide("k", "k", g1, b).counters, CounterSet::Full) << i;
+}
+
 TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {
   RunOptions o;
   o.samplesPerSignature = 0;

@@ -26,12 +26,13 @@ TEST(RunOptions, DefaultsAndProgramAfterDoubleDash) {
   EXPECT_FALSE(line.options.launchCount);
   EXPECT_EQ(line.options.metricsMode, MetricsMode::Default);
   EXPECT_EQ(line.options.outputDir, ".");
+  EXPECT_TRUE(line.options.trafficSet);
 }
 
 TEST(RunOptions, EveryOptionParsed) {
   RunCommandLine line = parseRunCommandLine({"--kernel", "matmul_.*", "--launch-skip", "2", "--launch-count=5",
                                              "--samples", "0", "--metrics", "dram__bytes_read.sum,lts__t_bytes.sum",
-                                             "--output-dir", "/tmp", "./app", "arg"});
+                                             "--output-dir", "/tmp", "--traffic-set=off", "./app", "arg"});
   EXPECT_EQ(line.options.kernelRegex, "matmul_.*");
   EXPECT_EQ(line.options.launchSkip, 2);
   EXPECT_EQ(line.options.launchCount, 5);
@@ -39,6 +40,8 @@ TEST(RunOptions, EveryOptionParsed) {
   EXPECT_EQ(line.options.metricsMode, MetricsMode::List);
   EXPECT_EQ(line.options.metrics, (std::vector<std::string>{"dram__bytes_read.sum", "lts__t_bytes.sum"}));
   EXPECT_EQ(line.options.outputDir, "/tmp");
+  EXPECT_FALSE(line.options.trafficSet);
+  EXPECT_TRUE(parseRunCommandLine({"--traffic-set", "on", "./app"}).options.trafficSet);
   EXPECT_EQ(line.program, (std::vector<std::string>{"./app", "arg"}));
 }
 
@@ -58,6 +61,7 @@ TEST(RunOptions, BadInputNamesTheProblem) {
   EXPECT_NE(errorOf({"--kernel", "(", "./app"}).find("not a valid regular expression"), std::string::npos);
   EXPECT_NE(errorOf({"--metrics", "a,,b", "./app"}).find("empty metric name"), std::string::npos);
   EXPECT_NE(errorOf({"--metrics", "dram bytes", "./app"}).find("is not a metric name"), std::string::npos);
+  EXPECT_EQ(errorOf({"--traffic-set", "yes", "./app"}), "option --traffic-set needs on or off, got 'yes'");
 }
 
 TEST(RunOptions, JsonRoundTrip) {
@@ -70,6 +74,7 @@ TEST(RunOptions, JsonRoundTrip) {
   o.metrics = {"gpu__time_duration.sum"};
   o.outputDir = "/out";
   o.session = "12-34";
+  o.trafficSet = false;
   RunOptions back = runOptionsFromJson(toJson(o).dump());
   EXPECT_EQ(back.kernelRegex, "k");
   EXPECT_EQ(back.launchSkip, 4);
@@ -79,6 +84,7 @@ TEST(RunOptions, JsonRoundTrip) {
   EXPECT_EQ(back.metrics, o.metrics);
   EXPECT_EQ(back.outputDir, "/out");
   EXPECT_EQ(back.session, "12-34");
+  EXPECT_FALSE(back.trafficSet);
   EXPECT_FALSE(runOptionsFromJson(toJson(RunOptions{}).dump()).launchCount);
 }
 
@@ -105,6 +111,10 @@ TEST(RunOptions, DefaultMetricsHoldTheFlopAndByteCounters) {
                            "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
                            "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"})
     EXPECT_NE(std::find(m.begin(), m.end(), name), m.end()) << name;
+  // The traffic set is what one pass can count without replay: no instruction counters.
+  for (const std::string &name : trafficMetrics())
+    EXPECT_EQ(name.find("sass"), std::string::npos) << name;
+  EXPECT_EQ(trafficMetrics().size(), 4u);
 }
 
 TEST(RunOptions, ReportWithStaticFilesAndCeilings) {
