@@ -48,6 +48,32 @@ std::optional<double> metric(const Launch &l, const char *name) {
   return it == l.metrics.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
+/// A measured quantity that only some profiled launches carry (the ones whose counter set had it): its mean
+/// over those, scaled to every profiled launch of the group; the plain sum where every one carries it.
+struct Sampled {
+  double sum = 0;
+  int64_t count = 0;
+  void add(const std::optional<double> &v) {
+    if (v) {
+      sum += *v;
+      ++count;
+    }
+  }
+  std::optional<double> over(int64_t launches) const {
+    if (count == 0)
+      return std::nullopt;
+    return count == launches ? sum : sum / static_cast<double>(count) * static_cast<double>(launches);
+  }
+};
+
+/// DRAM or L2 bytes, kept apart by how they were counted: in one pass on the program's own launch, or under
+/// kernel replay, whose save and restore of device memory leave dirty lines that the counted pass writes
+/// back. One-pass counts win wherever the group has any.
+struct Traffic {
+  Sampled onePass, replayed;
+  const Sampled &best() const { return onePass.count > 0 ? onePass : replayed; }
+};
+
 /// Totals over a group of launches (a kernel, a signature or a rank).
 struct Tally {
   int64_t launches = 0;
@@ -55,10 +81,14 @@ struct Tally {
   std::array<Sum, FieldCount> predictedAll, predictedProfiled;
   int64_t profiled = 0;
   double profiledTimeNs = 0;
-  Sum flops, fp64, fp32, fp16, fp16Moves, dramRead, dramWrite, l2, local;
+  Sampled flops, fp64, fp32, fp16, fp16Moves, local;
+  Traffic dramRead, dramWrite, l2;
+  std::optional<int64_t> mostReplayPasses; ///< over the profiled launches counted under kernel replay
   std::optional<double> largestProfiledIdeal, largestProfiledWrite;
 
-  void add(const Launch &l, std::optional<double> durationNs, const Values *predicted) {
+  /// passes: of the counter set that measured the launch (1: no replay), where known.
+  void add(const Launch &l, std::optional<double> durationNs, const Values *predicted,
+           std::optional<int64_t> passes = std::nullopt) {
     ++launches;
     timeNs += durationNs.value_or(0);
     for (int i = 0; i < FieldCount; ++i)
@@ -76,9 +106,12 @@ struct Tally {
     fp32.add(m.fp32);
     fp16.add(withoutMoves(m.fp16));
     fp16Moves.add(moves);
-    dramRead.add(metric(l, "dram__bytes_read.sum"));
-    dramWrite.add(metric(l, "dram__bytes_write.sum"));
-    l2.add(metric(l, "lts__t_bytes.sum"));
+    bool replayed = passes.value_or(1) > 1;
+    if (replayed)
+      mostReplayPasses = std::max(mostReplayPasses.value_or(0), *passes);
+    for (auto [traffic, name] : {std::pair{&dramRead, "dram__bytes_read.sum"},
+                                 std::pair{&dramWrite, "dram__bytes_write.sum"}, std::pair{&l2, "lts__t_bytes.sum"}})
+      (replayed ? traffic->replayed : traffic->onePass).add(metric(l, name));
     auto localLoad = metric(l, LocalLoadBytesMetric), localStore = metric(l, LocalStoreBytesMetric);
     local.add(localLoad && localStore ? std::optional(*localLoad + *localStore) : std::nullopt);
     for (int i = 0; i < FieldCount; ++i)
@@ -89,12 +122,18 @@ struct Tally {
       largestProfiledWrite = std::max(largestProfiledWrite.value_or(0), *(*predicted)[Write]);
   }
 
+  std::optional<double> total(const Sampled &s) const { return s.over(profiled); }
+  std::optional<double> total(const Traffic &t) const { return t.best().over(profiled); }
+  /// The replay passes behind the DRAM bytes total(); nullopt where they were counted in one pass.
+  std::optional<int64_t> dramReplayPasses() const {
+    return dramRead.onePass.count == 0 && dramRead.replayed.count > 0 ? mostReplayPasses : std::nullopt;
+  }
   std::optional<double> dram() const {
-    auto r = dramRead.get(), w = dramWrite.get();
+    auto r = total(dramRead), w = total(dramWrite);
     return r && w ? std::optional<double>(*r + *w) : std::nullopt;
   }
   std::optional<double> measuredIntensity() const {
-    auto f = flops.get(), d = dram();
+    auto f = total(flops), d = dram();
     return f && d && *d > 0 ? std::optional<double>(*f / *d) : std::nullopt;
   }
   std::optional<double> perSecond(const std::optional<double> &amount) const {
@@ -148,9 +187,9 @@ std::optional<std::string> dominantBucket(const Tally &t) {
     }
   if (best)
     return best;
-  const std::pair<const Sum *, const char *> measured[] = {{&t.fp64, "fp64"}, {&t.fp32, "fp32"}, {&t.fp16, "fp16"}};
-  for (auto [sum, name] : measured)
-    if (auto v = sum->get(); v && *v > most) {
+  const std::pair<const Sampled *, const char *> measured[] = {{&t.fp64, "fp64"}, {&t.fp32, "fp32"}, {&t.fp16, "fp16"}};
+  for (auto [sampled, name] : measured)
+    if (auto v = t.total(*sampled); v && *v > most) {
       most = *v;
       best = name;
     }
@@ -203,7 +242,6 @@ struct KernelAccumulator {
   const DeviceInfo *device = nullptr;
   std::string earlierLaunch;
   bool sawProfiled = false;
-  std::optional<int64_t> replayPasses;
 };
 
 Values evaluate(const StaticKernel &k, const Bindings &bindings) {
@@ -465,8 +503,8 @@ Model measuredModel(const Inputs &inputs) {
                                        "initialisation just before the launch";
       }
       previous = &l;
-      if (l.profiled && h.replayPasses)
-        acc.replayPasses = std::max(acc.replayPasses.value_or(0), *h.replayPasses);
+      // Files from before launches said their passes: the header's, for every profiled launch.
+      std::optional<int64_t> passes = l.replayPasses ? l.replayPasses : h.replayPasses;
 
       std::optional<double> duration;
       if (l.durationNs)
@@ -517,14 +555,14 @@ Model measuredModel(const Inputs &inputs) {
           sig.values = evaluate(*acc.kernel, bindings);
       }
       const Values *values = acc.kernel ? &sig.values : nullptr;
-      acc.tally.add(l, duration, values);
-      sig.tally.add(l, duration, values);
+      acc.tally.add(l, duration, values, passes);
+      sig.tally.add(l, duration, values, passes);
       auto [rit, newRank] = acc.ranks.try_emplace(label);
       if (newRank) {
         acc.rankOrder.push_back(label);
         rit->second.rank = {label, h.rank, h.pid, 0, 0, {}, {}, {}};
       }
-      rit->second.tally.add(l, duration, values);
+      rit->second.tally.add(l, duration, values, passes);
     }
   }
 
@@ -588,10 +626,10 @@ Model measuredModel(const Inputs &inputs) {
       fillPredictedIntensities(k, t);
     }
     if (t.profiled > 0)
-      k.measured = MeasuredCounts{t.profiled, t.profiledTimeNs, t.flops.get(), t.dramRead.get(), t.dramWrite.get(),
-                                  t.l2.get()};
+      k.measured = MeasuredCounts{t.profiled, t.profiledTimeNs, t.total(t.flops), t.total(t.dramRead), t.total(t.dramWrite),
+                                  t.total(t.l2)};
     k.measuredIntensity = t.measuredIntensity();
-    k.flopsPerSecond = t.perSecond(t.flops.get());
+    k.flopsPerSecond = t.perSecond(t.total(t.flops));
     k.bytesPerSecond = t.perSecond(t.dram());
     k.trafficRatio = t.trafficRatio();
     k.dtype = dominantBucket(t);
@@ -623,15 +661,15 @@ Model measuredModel(const Inputs &inputs) {
     facts.staticFp16 = t.predictedProfiled[FP16].get();
     facts.staticBf16 = t.predictedProfiled[BF16].get();
     facts.staticTensor = t.predictedProfiled[Tensor].get();
-    facts.dramRead = t.dramRead.get();
-    facts.dramWrite = t.dramWrite.get();
-    facts.l2Bytes = t.l2.get();
-    facts.measuredFlops = t.flops.get();
-    facts.measuredFp64 = t.fp64.get();
-    facts.measuredFp32 = t.fp32.get();
-    facts.measuredFp16 = t.fp16.get();
-    facts.fp16Moves = t.fp16Moves.get();
-    facts.localBytes = t.local.get();
+    facts.dramRead = t.total(t.dramRead);
+    facts.dramWrite = t.total(t.dramWrite);
+    facts.l2Bytes = t.total(t.l2);
+    facts.measuredFlops = t.total(t.flops);
+    facts.measuredFp64 = t.total(t.fp64);
+    facts.measuredFp32 = t.total(t.fp32);
+    facts.measuredFp16 = t.total(t.fp16);
+    facts.fp16Moves = t.total(t.fp16Moves);
+    facts.localBytes = t.total(t.local);
     facts.workingSetBytes = t.largestProfiledIdeal;
     facts.writtenBytes = t.largestProfiledWrite;
     facts.profiledLaunches = t.profiled;
@@ -646,7 +684,7 @@ Model measuredModel(const Inputs &inputs) {
       facts.deviceName = inputs.ceilings->document.device.name;
     }
     facts.earlierLaunch = acc.earlierLaunch;
-    facts.replayPasses = acc.replayPasses;
+    facts.replayPasses = t.dramReplayPasses();
     facts.bandwidthCeiling = roofs.dram();
     explainStatic(facts, k);
     explainMeasured(facts, k);
@@ -664,7 +702,7 @@ Model measuredModel(const Inputs &inputs) {
       s.predictedIntensityIdeal = st.ratioOf(Flops, Ideal);
       s.predictedIntensityPredicted = st.ratioOf(Flops, Predicted);
       s.measuredIntensity = st.measuredIntensity();
-      s.flopsPerSecond = st.perSecond(st.flops.get());
+      s.flopsPerSecond = st.perSecond(st.total(st.flops));
       s.fractionOfRoof =
           fractionOfRoof(roofline, roofs.dram(), s.measuredIntensity, s.flopsPerSecond, st.perSecond(st.dram()));
       s.trafficRatio = st.trafficRatio();
@@ -678,7 +716,7 @@ Model measuredModel(const Inputs &inputs) {
       r.rank.launches = r.tally.launches;
       r.rank.timeNs = r.tally.timeNs;
       r.rank.measuredIntensity = r.tally.measuredIntensity();
-      r.rank.flopsPerSecond = r.tally.perSecond(r.tally.flops.get());
+      r.rank.flopsPerSecond = r.tally.perSecond(r.tally.total(r.tally.flops));
       r.rank.bytesPerSecond = r.tally.perSecond(r.tally.dram());
       k.ranks.push_back(r.rank);
     }

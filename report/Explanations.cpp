@@ -113,9 +113,9 @@ void dirtyLinesWrittenBackRule(const KernelFacts &f, double excess, ReportKernel
   // of dirty lines in every counted pass; one pass (no replay) matched ncu's own one-pass numbers.
   if (f.replayPasses && *f.replayPasses > 1)
     evidence.push_back("counters from kernel replay (" + std::to_string(*f.replayPasses) +
-                       " passes): the replay's own save and restore of device memory leaves dirty lines too; a "
-                       "metric list that fits in one pass (gpu__time_duration.sum, dram__bytes_read.sum, "
-                       "dram__bytes_write.sum) measures without them");
+                       " passes): the replay's own save and restore of device memory leaves dirty lines too; no "
+                       "launch of this kernel was counted in one pass (roofcheck run's traffic set takes every "
+                       "second profiled launch of a signature, so a kernel launched more than once gets one)");
   std::string measured = *f.idealWrite > 0 ? ratio(*f.dramWrite / *f.idealWrite) + " the ideal write bytes"
                                            : count(*f.dramWrite) + " B where the kernel writes nothing";
   add(k, "dirty-lines-written-back", "note",
