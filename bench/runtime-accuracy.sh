@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Agreement of `roofcheck run` with Nsight Compute on the examples and on the static corpus (bench/corpus):
 # every launch profiled by both (roofcheck --samples 0; ncu --clock-control none --cache-control none with
-# the metrics roofcheck collected), compared launch by launch by bench/runtime-compare.py.
+# the metrics roofcheck collected, and once more with its traffic set where it had one, so that each launch
+# is compared with ncu counting the same way), compared launch by launch by bench/runtime-compare.py.
 # usage: bench/runtime-accuracy.sh BUILD_DIR [OUT_DIR [SETS]]   (SETS: "examples corpus", the default, or
 # either; needs a GPU and ncu). ACCURACY_METRICS=LIST: roofcheck collects those (--metrics LIST), ncu too.
 set -euo pipefail
@@ -28,13 +29,18 @@ for case in "${cases[@]}"; do
     "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
   "$program" "${argv[@]:1}" >"$dir/native.stdout"
   file=$(ls "$dir"/roofcheck.*.measured.jsonl | head -1)
-  metrics=$(python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get("collected_metrics") or ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"]))' "$file")
-  ncu --clock-control none --cache-control none --metrics "$metrics" --csv --print-units base \
-    "$program" "${argv[@]:1}" >"$dir/ncu.csv" 2>"$dir/ncu.stderr"
+  header_list() { python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get(sys.argv[2]) or []))' "$file" "$1"; }
+  metrics=$(header_list collected_metrics)
+  ncu --clock-control none --cache-control none --metrics "${metrics:-gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum}" \
+    --csv --print-units base "$program" "${argv[@]:1}" >"$dir/ncu.csv" 2>"$dir/ncu.stderr"
+  traffic=$(header_list traffic_metrics)
+  [[ -z $traffic ]] ||
+    ncu --clock-control none --cache-control none --metrics "$traffic" --csv --print-units base \
+      "$program" "${argv[@]:1}" >"$dir/ncu-traffic.csv" 2>"$dir/ncu-traffic.stderr"
   if diff <(grep -v '^time:' "$dir/native.stdout") <(grep -v '^time:' "$dir/roofcheck.stdout") >/dev/null; then
     echo "== $case: program output identical with and without the shim"
   else
     echo "== $case: PROGRAM OUTPUT DIFFERS with the shim"
   fi
-  python3 "$here/runtime-compare.py" "$file" "$dir/ncu.csv"
+  python3 "$here/runtime-compare.py" "$file" "$dir/ncu.csv" ${traffic:+"$dir/ncu-traffic.csv"}
 done

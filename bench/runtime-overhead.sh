@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Overhead of `roofcheck run` on a program of 10,400 short launches (bench/runtime-launches.cu), all in one
 # run: native, --metrics time, CUPTI's floor (bench/cupti-floor.cpp, where built), default metrics (counters
-# for the first 3 launches of each of the 4 signatures = 12 profiled launches), and ncu collecting the same
-# metrics on the same 12 launches (--launch-count 12). Wall time of the whole process, median of REPEATS
+# for the first 3 launches of each of the 4 signatures = 12 profiled launches: the second of each with the
+# one-pass traffic set), the same with --traffic-set off (all 12 with every metric), and ncu collecting every
+# metric on the same 12 launches (--launch-count 12). Wall time of the whole process, median of REPEATS
 # runs each, and for --metrics time and the floor also the median of each round's ratio to native.
 # usage: bench/runtime-overhead.sh BUILD_DIR [REPEATS]   (needs a GPU, nvcc and ncu)
 set -euo pipefail
@@ -23,7 +24,7 @@ profiled=$(grep -o '[0-9]* profiled' "$work/first-default" | grep -o '[0-9]*' ||
 echo "metrics ($(echo "$metrics" | tr ',' '\n' | wc -l)): $metrics"
 echo "profiled launches in the default run: $profiled"
 
-native=() time_mode=() floor_both=() default=() ncu=() native0=() time0=() native10=() time10=() none10=()
+native=() time_mode=() floor_both=() default=() full=() ncu=() native0=() time0=() native10=() time10=() none10=()
 for _ in $(seq "$repeats"); do
   native+=("$(wall_ms "$work/launches")")
   time_mode+=("$(wall_ms "$run" --metrics time --output-dir "$work/time" -- "$work/launches")")
@@ -39,11 +40,13 @@ for _ in $(seq "$repeats"); do
   # The shim attached but recording nothing (a filter no kernel matches): CUPTI's own cost per launch.
   none10+=("$(wall_ms "$run" --metrics time --kernel '^$' --output-dir "$work/time" -- "$work/launches" 26000)")
   default+=("$(wall_ms "$run" --output-dir "$work/default" -- "$work/launches")")
+  full+=("$(wall_ms "$run" --traffic-set off --output-dir "$work/default" -- "$work/launches")")
   ncu+=("$(wall_ms ncu --clock-control none --cache-control none --launch-count "$profiled" --metrics "$metrics" "$work/launches")")
 done
 n=$(echo "${native[*]}" | median); t=$(echo "${time_mode[*]}" | median)
-d=$(echo "${default[*]}" | median); u=$(echo "${ncu[*]}" | median)
-echo "runs per configuration: $repeats (all times: native ${native[*]} | time ${time_mode[*]} | default ${default[*]} | ncu ${ncu[*]})"
+d=$(echo "${default[*]}" | median); u=$(echo "${ncu[*]}" | median); o=$(echo "${full[*]}" | median)
+echo "runs per configuration: $repeats (all times: native ${native[*]} | time ${time_mode[*]} | default ${default[*]} |" \
+  "traffic set off ${full[*]} | ncu ${ncu[*]})"
 printf '%-34s %10s %8s\n' configuration "median ms" ratio
 printf '%-34s %10d %8s\n' native "$n" 1.00
 printf '%-34s %10d %8s   (target <= 1.10 x native; paired by round: %s)\n' "roofcheck run --metrics time" "$t" \
@@ -54,6 +57,7 @@ if [ ${#floor_both[@]} -gt 0 ]; then
     "$(ratio "$f" "$n")" "$(paired_ratio "${floor_both[*]}" "${native[*]}")" "${floor_both[*]}"
 fi
 printf '%-34s %10d %8s   (target <= 0.50 x ncu)\n' "roofcheck run (default metrics)" "$d" "$(ratio "$d" "$u")"
+printf '%-34s %10d %8s   (x ncu)\n' "same, --traffic-set off" "$o" "$(ratio "$o" "$u")"
 printf '%-34s %10d %8s\n' "ncu, same metrics, same launches" "$u" "$(ratio "$u" "$n")"
 n0=$(echo "${native0[*]}" | median); t0=$(echo "${time0[*]}" | median)
 n10=$(echo "${native10[*]}" | median); t10=$(echo "${time10[*]}" | median); z10=$(echo "${none10[*]}" | median)
