@@ -182,7 +182,12 @@ void appendLaunchJson(std::string &out, const Launch &l) {
   }
   out += "],\"duration_ns\":";
   appendOptional(out, l.durationNs);
-  out += l.profiled ? ",\"profiled\":true,\"metrics\":{" : ",\"profiled\":false,\"metrics\":{";
+  out += l.profiled ? ",\"profiled\":true" : ",\"profiled\":false";
+  if (l.replayPasses) {
+    out += ",\"replay_passes\":";
+    appendInteger(out, *l.replayPasses);
+  }
+  out += ",\"metrics\":{";
   bool first = true;
   for (const auto &[name, value] : l.metrics) {
     if (!first)

@@ -58,8 +58,10 @@ Launch launch(int64_t index, bool profiled) {
   l.nvtx = {"outer", "inner"};
   l.durationNs = 1234;
   l.profiled = profiled;
-  if (profiled)
+  if (profiled) {
+    l.replayPasses = 8;
     l.metrics = {{"dram__bytes_read.sum", 8388608}, {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 1048576}};
+  }
   return l;
 }
 
