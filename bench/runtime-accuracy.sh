@@ -15,10 +15,11 @@ run=$build/bin/roofcheck-run
 cases=()
 [[ " $sets " == *" examples "* ]] &&
   cases+=("examples/vector_add" "examples/matmul 2048 both" "examples/transpose 8192 both" "examples/softmax 65536 1024 both")
-# Each corpus program runs every kernel of its file at the size launches.txt records (--reps 2 by default).
+# Each corpus program runs every kernel of its file at the size launches.txt records, 3 times: the full set,
+# no counters (right after a replay), the traffic set.
 [[ " $sets " == *" corpus "* ]] &&
-  cases+=("bench/corpus/corpus-streaming" "bench/corpus/corpus-stencil" "bench/corpus/corpus-reduction"
-    "bench/corpus/corpus-control")
+  cases+=("bench/corpus/corpus-streaming --reps 3" "bench/corpus/corpus-stencil --reps 3"
+    "bench/corpus/corpus-reduction --reps 3" "bench/corpus/corpus-control --reps 3")
 for case in "${cases[@]}"; do
   read -r -a argv <<<"$case"
   program=$build/${argv[0]}

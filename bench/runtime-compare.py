@@ -38,7 +38,7 @@ def ours(path):
     with open(path) as f:
         for line in f:
             record = json.loads(line)
-            if record.get("record") == "launch" and record.get("profiled"):
+            if record.get("record") == "launch":
                 launches.append(record)
     launches.sort(key=lambda r: r["index"])
     by_kernel = defaultdict(list)
@@ -99,6 +99,8 @@ def main():
         one_pass = lambda r: r.get("replay_passes") == 1 and kernel in traffic
         dram_from_traffic = any(one_pass(r) for r in launches)
         for i, r in enumerate(launches):
+            if not r.get("profiled"):
+                continue  # its position still counts: the i-th launch of the kernel in both runs
             reference = traffic if one_pass(r) else full
             name = "traffic" if one_pass(r) else "full"
             if i >= len(reference.get(kernel, [])):

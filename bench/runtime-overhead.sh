@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Overhead of `roofcheck run` on a program of 10,400 short launches (bench/runtime-launches.cu), all in one
 # run: native, --metrics time, CUPTI's floor (bench/cupti-floor.cpp, where built), default metrics (counters
-# for the first 3 launches of each of the 4 signatures = 12 profiled launches: the second of each with the
-# one-pass traffic set), the same with --traffic-set off (all 12 with every metric), and ncu collecting every
-# metric on the same 12 launches (--launch-count 12). Wall time of the whole process, median of REPEATS
+# for the first launches of each of the 4 signatures, every metric or the one-pass traffic set by turns), the
+# same with --traffic-set off (3 launches of each with every metric), and ncu collecting every metric on as
+# many launches as the default run profiled (--launch-count). Wall time of the whole process, median of REPEATS
 # runs each, and for --metrics time and the floor also the median of each round's ratio to native.
 # usage: bench/runtime-overhead.sh BUILD_DIR [REPEATS]   (needs a GPU, nvcc and ncu)
 set -euo pipefail

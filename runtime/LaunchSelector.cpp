@@ -4,7 +4,6 @@ namespace roofcheck::runtime {
 
 LaunchSelector::LaunchSelector(const RunOptions &options, bool canProfile)
     : skip_(options.launchSkip), count_(options.launchCount), samples_(options.samplesPerSignature),
-      trafficSet_(options.trafficSet),
       canProfile_(canProfile && options.metricsMode != MetricsMode::Time) {
   if (!options.kernelRegex.empty())
     kernel_.emplace(options.kernelRegex, std::regex::ECMAScript | std::regex::optimize);
@@ -23,9 +22,11 @@ LaunchDecision LaunchSelector::decide(const std::string &name, const std::string
 
 LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::string &signature, const Dim3 &grid,
                                       const Dim3 &block) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool afterReplay = lastReplayed_;
+  lastReplayed_ = false;
   if (!nameMatches)
     return {};
-  std::lock_guard<std::mutex> lock(mutex_);
   int64_t position = matched_++;
   if (position < skip_)
     return {};
@@ -35,10 +36,11 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
   decision.record = true;
   if (canProfile_) {
     int64_t &profiled = profiledPerSignature_[{signature, grid, block}];
-    if (samples_ == 0 || profiled < samples_) {
+    bool trafficTurn = trafficSet_ && profiled % 2 == 1;
+    if ((samples_ == 0 || profiled < samples_) && !(trafficTurn && afterReplay)) {
       decision.profile = true;
-      if (trafficSet_ && profiled % 2 == 1)
-        decision.counters = CounterSet::Traffic;
+      decision.counters = trafficTurn ? CounterSet::Traffic : CounterSet::Full;
+      lastReplayed_ = trafficSet_ && !trafficTurn;
       ++profiled;
     }
   }
@@ -48,6 +50,11 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
 void LaunchSelector::stopProfiling() {
   std::lock_guard<std::mutex> lock(mutex_);
   canProfile_ = false;
+}
+
+void LaunchSelector::useTrafficSet() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  trafficSet_ = true;
 }
 
 } // namespace roofcheck::runtime

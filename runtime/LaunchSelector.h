@@ -18,6 +18,9 @@ namespace roofcheck::runtime {
 
 /// The counters a profiled launch gets: every collected metric (kernel replay where they need more than one
 /// pass), or only the traffic metrics (RunOptions::trafficSet), counted in one pass on the program's own launch.
+/// A signature's samples alternate between the two, starting with the full set; a traffic turn never goes to
+/// the launch right after a replayed one (the L2 still holds the replay's dirty lines), but waits for the
+/// signature's next launch.
 enum class CounterSet { Full, Traffic };
 
 struct LaunchDecision {
@@ -42,6 +45,8 @@ public:
 
   /// Stops asking for counters (e.g. profiling failed for good).
   void stopProfiling();
+  /// The device has a traffic set, so the full set needs replay: alternate the two from here on.
+  void useTrafficSet();
 
 private:
   std::mutex mutex_;
@@ -49,8 +54,9 @@ private:
   int64_t skip_;
   std::optional<int64_t> count_;
   int64_t samples_;
-  bool trafficSet_;
   bool canProfile_;
+  bool trafficSet_ = false;
+  bool lastReplayed_ = false; ///< the launch before this one got the full set under replay
   int64_t matched_ = 0;
   std::map<std::tuple<std::string, Dim3, Dim3>, int64_t> profiledPerSignature_;
 };

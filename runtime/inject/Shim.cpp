@@ -295,6 +295,8 @@ bool Shim::configureHosts(DeviceCounters &counters, CUcontext context, CUdevice 
       header_.options["traffic_metrics"] = traffic ? Json(traffic->metrics()) : Json::array();
     }
   }
+  if (traffic)
+    selector_->useTrafficSet();
   counters.full = std::move(full);
   counters.traffic = std::move(traffic);
   return true;

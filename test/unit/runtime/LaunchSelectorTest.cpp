@@ -21,19 +21,36 @@ TEST(LaunchSelector, CountersForTheFirstThreeOfEachSignatureTimingForAll) {
   EXPECT_TRUE(s.decide("j(int)", "_Z1ji", g1, b).profile);
 }
 
-TEST(LaunchSelector, ProfiledLaunchesOfASignatureAlternateFullAndTrafficSets) {
-  LaunchSelector s(RunOptions{}, true);
-  std::vector<CounterSet> sets;
-  for (int i = 0; i < 3; ++i)
-    sets.push_back(s.decide("k", "k", g1, b).counters);
-  EXPECT_EQ(sets, (std::vector<CounterSet>{CounterSet::Full, CounterSet::Traffic, CounterSet::Full}));
-  EXPECT_EQ(s.decide("k", "k", g2, b).counters, CounterSet::Full); // each signature starts with the full set
+// What each launch gets: "F" the full set, "T" the traffic set, "-" recorded without counters.
+std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids) {
+  std::string out;
+  for (const Dim3 *grid : grids) {
+    LaunchDecision d = s.decide("k", "k", *grid, b);
+    EXPECT_TRUE(d.record);
+    out += !d.profile ? '-' : d.counters == CounterSet::Full ? 'F' : 'T';
+  }
+  return out;
+}
 
-  RunOptions off;
-  off.trafficSet = false;
-  LaunchSelector full(off, true);
-  for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(full.decide("k", "k", g1, b).counters, CounterSet::Full) << i;
+TEST(LaunchSelector, ProfiledLaunchesOfASignatureAlternateFullAndTrafficSets) {
+  // A traffic launch right after a replayed one would count the replay's dirty lines: it waits a launch.
+  LaunchSelector s(RunOptions{}, true);
+  s.useTrafficSet();
+  EXPECT_EQ(sets(s, {&g1, &g1, &g1, &g1, &g1}), "F-TF-");
+  // Interleaved signatures: each starts with the full set; a traffic turn after another's replay waits.
+  LaunchSelector mixed(RunOptions{}, true);
+  mixed.useTrafficSet();
+  EXPECT_EQ(sets(mixed, {&g1, &g2, &g1, &g2, &g1, &g2, &g1, &g2}), "FF-TTFF-");
+
+  RunOptions every;
+  every.samplesPerSignature = 0;
+  LaunchSelector all(every, true);
+  all.useTrafficSet();
+  EXPECT_EQ(sets(all, {&g1, &g1, &g1, &g1, &g1, &g1}), "F-TF-T");
+
+  // Without a traffic set (metrics that fit one pass, or --traffic-set off) every sample counts everything.
+  LaunchSelector full(RunOptions{}, true);
+  EXPECT_EQ(sets(full, {&g1, &g1, &g1, &g1}), "FFF-");
 }
 
 TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {
