@@ -18,6 +18,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <thread>
 
 #include <unistd.h>
 
@@ -826,6 +827,27 @@ void Shim::writePendingLocked(bool includeUntimed) {
   }
 }
 
+// CUPTI writes a kernel's end time into its record a while after the kernel ends, and a forced flush hands
+// over a record without one (skipped: no duration). After a signal a launch without its record is not
+// written, so a program that aborts right after cudaDeviceSynchronize could lose a finished launch (seen
+// once in seven runs on the H200): completed buffers are asked for first, for up to 100 ms while a
+// recorded launch still waits for its record.
+void Shim::awaitKernelRecords() {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  for (;;) {
+    activity_.flushCompleted();
+    drainQueue();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (std::none_of(pending_.begin(), pending_.end(), [](const auto &p) { return !p.second.timed; }))
+        return;
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 void Shim::writeOut(bool atExit) {
   if (inForkedChild())
     return;
@@ -836,6 +858,8 @@ void Shim::writeOut(bool atExit) {
     return;
   diagnostics_.trace(atExit ? "finish: flushing CUPTI's buffers" : "ended by a signal: flushing CUPTI's buffers");
   int64_t started = timing_.start();
+  if (!atExit)
+    awaitKernelRecords();
   activity_.flushAll();
   timing_.stop(ShimTiming::FinishFlush, started);
   started = timing_.start();

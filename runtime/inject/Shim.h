@@ -99,6 +99,7 @@ private:
   void writeReady();                ///< serialises the queued launches and writes them in one go
   void writePendingLocked(bool includeUntimed);
   void writeOut(bool atExit); ///< finish() and finishAfterSignal()
+  void awaitKernelRecords();  ///< after a signal: the records of finished kernels, within 100 ms
 
   // A profiled launch spends its time inside CUPTI (start, kernel replay, stop and decode), where the shim
   // cannot bound the wait: the handler thread warns when one stays in a step for long, and a launch whose
