@@ -6,6 +6,8 @@
 //   callbacks   the shim's launch callbacks (the 8 launch APIs, enter and exit), each returning at once
 //   activity    kernel activity records (64 KiB buffers, 10 ms flush period, as the shim), freed unread
 //   both        callbacks and activity: what `roofcheck run --metrics time` needs from CUPTI
+// ROOFCHECK_FLOOR_FLUSH_MS (default 10; 0: no periodic flush) and ROOFCHECK_FLOOR_BUFFER_KIB (default 64) vary
+// the two activity settings, to tell what the records' cost depends on.
 #include "LaunchCallbackIds.h"
 
 #include <cupti.h>
@@ -16,7 +18,12 @@
 
 namespace {
 
-constexpr size_t bufferBytes = 64 << 10;
+size_t bufferBytes = 64 << 10;
+
+unsigned long fromEnvironment(const char *name, unsigned long fallback) {
+  const char *text = std::getenv(name);
+  return text && *text ? std::strtoul(text, nullptr, 10) : fallback;
+}
 
 bool checked(CUptiResult result, const char *call) {
   if (result == CUPTI_SUCCESS)
@@ -47,6 +54,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
     return 1;
   bool callbacks = std::strcmp(mode, "callbacks") == 0 || std::strcmp(mode, "both") == 0;
   bool activity = std::strcmp(mode, "activity") == 0 || std::strcmp(mode, "both") == 0;
+  bufferBytes = fromEnvironment("ROOFCHECK_FLOOR_BUFFER_KIB", 64) << 10;
   if (!callbacks && !activity) {
     std::fprintf(stderr, "cupti-floor: unknown ROOFCHECK_FLOOR '%s' (load, callbacks, activity, both)\n", mode);
     return 1;
@@ -60,7 +68,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   if (activity &&
       checked(cuptiActivityRegisterCallbacks(requestBuffer, completeBuffer), "cuptiActivityRegisterCallbacks") &&
       checked(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable")) {
-    checked(cuptiActivityFlushPeriod(10), "cuptiActivityFlushPeriod");
+    if (unsigned long period = fromEnvironment("ROOFCHECK_FLOOR_FLUSH_MS", 10); period > 0)
+      checked(cuptiActivityFlushPeriod(static_cast<uint32_t>(period)), "cuptiActivityFlushPeriod");
     std::atexit(flushAtExit);
   }
   return 1;
