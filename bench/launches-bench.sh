@@ -1,10 +1,10 @@
-# Sourced by bench/runtime-overhead.sh and bench/runtime-floor.sh with $build set (the build folder): the
-# program of short launches both time (bench/runtime-launches.cu, built as $work/launches in a scratch folder
-# removed at exit), what they run it under ($run, roofcheck-run; $floor, the CUPTI floor of
-# bench/cupti-floor.cpp, where built), and their timer, wall_ms COMMAND...: runs the command quietly and
-# prints its wall time in ms; a failing command ends the script with its stderr; paired_ratio "A1 A2 ..."
-# "B1 B2 ...": the median of the ratios Ai / Bi, runs i of a round being back to back, so that slow drifts of
-# the machine cancel. Needs nvcc.
+# Sourced by bench/runtime-overhead.sh, bench/runtime-floor.sh and bench/runtime-floor-settings.sh with $build
+# set (the build folder): the program of short launches they time (bench/runtime-launches.cu, built as
+# $work/launches in a scratch folder removed at exit), what they run it under ($run, roofcheck-run; $floor,
+# the CUPTI floor of bench/cupti-floor.cpp, where built), and their timer, wall_ms COMMAND...: runs the
+# command quietly and prints its wall time in ms; a failing command ends the script with its stderr;
+# require_floor (below); paired_ratio "A1 A2 ..." "B1 B2 ...": the median of the ratios Ai / Bi, runs i of a
+# round being back to back, so that slow drifts of the machine cancel. Needs nvcc.
 run=$build/bin/roofcheck-run
 floor=$build/bench/libroofcheck-cupti-floor.so
 work=$(mktemp -d)
@@ -17,6 +17,11 @@ wall_ms() {
   "$@" >"$work/stdout" 2>"$work/stderr" || { echo "failed: $*" >&2; cat "$work/stderr" >&2; exit 1; }
   end=$(date +%s%N)
   echo $(((end - start) / 1000000))
+}
+
+# require_floor SCRIPT: ends SCRIPT when the CUPTI floor library was not built.
+require_floor() {
+  [ -f "$floor" ] || { echo "$1: $floor is missing (build the runtime first)" >&2; exit 2; }
 }
 
 paired_ratio() {

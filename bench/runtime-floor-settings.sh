@@ -9,7 +9,7 @@ build=$(cd "${1:?usage: runtime-floor-settings.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-9}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/launches-bench.sh"
-[ -f "$floor" ] || { echo "runtime-floor-settings: $floor is missing (build the runtime first)" >&2; exit 2; }
+require_floor runtime-floor-settings
 
 # name: flush period ms, buffer KiB
 configs=("flush10-64k 10 64" "noflush-64k 0 64" "flush10-4m 10 4096" "noflush-4m 0 4096" "flush100-64k 100 64")

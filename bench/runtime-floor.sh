@@ -13,7 +13,7 @@ build=$(cd "${1:?usage: runtime-floor.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-7}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/launches-bench.sh"
-[ -f "$floor" ] || { echo "runtime-floor: $floor is missing (build the runtime first)" >&2; exit 2; }
+require_floor runtime-floor
 mkdir -p "$work/out"
 
 # The environment the launcher gives the program: the shim is then run without the launcher in between.
