@@ -30,9 +30,13 @@ for case in "${cases[@]}"; do
     "${argv[@]:1}" >"$dir/roofcheck.stdout" 2>"$dir/roofcheck.stderr"
   "$program" "${argv[@]:1}" >"$dir/native.stdout"
   file=$(ls "$dir"/roofcheck.*.measured.jsonl | head -1)
-  header_list() { python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get(sys.argv[2]) or []))' "$file" "$1"; }
+  header_list() { # a list from the measured file's header options, comma-separated
+    python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(",".join(h["options"].get(sys.argv[2]) or []))' \
+      "$file" "$1"
+  }
   metrics=$(header_list collected_metrics)
-  ncu --clock-control none --cache-control none --metrics "${metrics:-gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum}" \
+  ncu --clock-control none --cache-control none \
+    --metrics "${metrics:-gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum}" \
     --csv --print-units base "$program" "${argv[@]:1}" >"$dir/ncu.csv" 2>"$dir/ncu.stderr"
   traffic=$(header_list traffic_metrics)
   [[ -z $traffic ]] ||

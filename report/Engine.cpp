@@ -105,7 +105,7 @@ struct Tally {
     fp64.add(m.fp64);
     fp32.add(m.fp32);
     fp16.add(withoutMoves(m.fp16));
-    fp16Moves.add(moves);
+    fp16Moves.add(m.fp16 ? std::optional(moves) : std::nullopt); // a launch without fp16 counters tells nothing
     bool replayed = passes.value_or(1) > 1;
     if (replayed)
       mostReplayPasses = std::max(mostReplayPasses.value_or(0), *passes);

@@ -177,7 +177,8 @@ h200run("h200run-nol2.jsonl", 0)
 
 # --- the traffic set: matmul_naive's second profiled launch counted time, DRAM and L2 bytes in one pass (its
 # writes are the output's 4N^2), the first and third all metrics under 8 replay passes (writes inflated by the
-# replay's dirty lines); matmul_tiled, launched once, has only replayed counts.
+# replay's dirty lines); matmul_tiled, launched once, has only replayed counts; exp_sum's fp16 register moves
+# come from its two full-set launches.
 def passes(record, n):
     record["replay_passes"] = n
     return record
@@ -192,7 +193,9 @@ jsonl("traffic-set.jsonl", [dict(header(6001, None), replay_passes=8),
                 m(33554432, 56000000, ffma=N**3, hfma=0, local=(0, 0))), 8),
   passes(launch(3, "matmul_tiled(float const*, float const*, float*, int)", MT, [64,64,1], [32,32,1], [(3,i32(N))], 1860000,
                 m(33456128, 34482944, ffma=N**3, hfma=272629760, local=(0, 0))), 8),
-])
+] + [passes(launch(4 + i, "exp_sum(float const*, float*, int)", ES, [65536,1,1], [256,1,1], [(2,i32(e))], 205000,
+                   traffic(4*e, 4*e, 8*e, 205000) if i == 1 else m(4*e, 4*e, fadd=2*e, fmul=2*e, ffma=4*e, hfma=e)),
+            1 if i == 1 else 8) for i in range(3)])
 
 # --- ceilings as probed on the H200: near-equal roofs (fp32, fp16, bf16; tensor fp16 and bf16) and memory levels
 # whose labels collide unless the layout stacks them.
