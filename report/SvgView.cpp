@@ -43,16 +43,17 @@ std::string exact(double v) {
   return buffer;
 }
 
-// The plot spans Left..PlotRight; right of it a column holds the compute roofs' labels, where no dot can
-// cover them.
-constexpr double Width = 1180, Height = 560, Left = 100, Right = 40, Top = 40, Bottom = 70, LabelColumn = 280;
-constexpr double PlotRight = Width - Right - LabelColumn;
+// The plot spans Left..PlotRight; where there are compute roofs, a column right of it holds their labels,
+// where no dot can cover them.
+constexpr double Left = 100, PlotSpan = 760, Right = 40, LabelColumn = 280, Height = 560, Top = 40, Bottom = 70;
+constexpr double PlotRight = Left + PlotSpan;
 
 struct Axes {
   const Plot &plot;
+  double width = PlotRight + Right + (plot.hasRates && !plot.compute.empty() ? LabelColumn : 0);
   double x(double v) const {
     return Left + (std::log10(v) - std::log10(plot.xmin)) / (std::log10(plot.xmax) - std::log10(plot.xmin)) *
-                      (PlotRight - Left);
+                      PlotSpan;
   }
   double y(double v) const {
     return Height - Bottom - (std::log10(v) - std::log10(plot.ymin)) /
@@ -164,16 +165,16 @@ std::string renderSvgElement(const ReportDocument &doc) {
   Plot plot = layoutPlot(doc);
   Axes ax{plot};
   LabelLayout labels;
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline\" width=\"" + num(Width) +
-                  "\" height=\"" + num(Height) + "\" viewBox=\"0 0 " + num(Width) + " " + num(Height) +
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline\" width=\"" + num(ax.width) +
+                  "\" height=\"" + num(Height) + "\" viewBox=\"0 0 " + num(ax.width) + " " + num(Height) +
                   "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   s += "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#555\"/></marker>"
        "</defs>\n";
-  s += "<rect x=\"0\" y=\"0\" width=\"" + num(Width) + "\" height=\"" + num(Height) + "\" fill=\"white\"/>\n";
+  s += "<rect x=\"0\" y=\"0\" width=\"" + num(ax.width) + "\" height=\"" + num(Height) + "\" fill=\"white\"/>\n";
   s += "<text class=\"mode\" x=\"" + num(Left) + "\" y=\"24\" font-size=\"14\" font-weight=\"bold\">" +
        escapeXml(modeLine(doc)) + "</text>\n";
-  labels.reserve({0, 0, Width, 28}); // the title line
+  labels.reserve({0, 0, ax.width, 28}); // the title line
 
   // Axes with a grid line at every decade.
   s += "<g class=\"axes\" stroke=\"#ccc\">\n";
@@ -298,26 +299,19 @@ std::string renderSvgElement(const ReportDocument &doc) {
              "\" y2=\"" + num(d->drawnY) + "\" stroke=\"#333\" stroke-width=\"1\"/>" +
              "<circle class=\"true-position\" cx=\"" + num(d->x) + "\" cy=\"" + num(d->y) + "\" r=\"2.5\" fill=\"" +
              color + "\" stroke=\"#333\"/>\n";
+    // The label takes the first free line right or left of its dot, joined to the dot when it had to move
+    // off its own line (on the intensity-only strip too, where coinciding dots are common).
     const DotPlace &anchor = measured ? *measured : *predicted;
-    double lx = anchor.drawnX + radius + 3, ly = anchor.drawnY + 4;
-    if ((measured ? pk->measured : pk->predicted)->rate) {
-      // On the FLOP/s axis the label takes the first free line right or left of its dot, joined to the dot
-      // when it had to move off its own line.
-      LabelSpot right{lx, ly, Anchor::Start}, left{anchor.drawnX - radius - 3, ly, Anchor::End};
-      LabelSpot placed = labels.place(k.name, 12, LabelLayout::around(right, 12, 0, 0, left));
-      bool onLeft = placed.anchor == Anchor::End;
-      if (placed.y != ly)
-        s += "<line class=\"leader\" x1=\"" + num(anchor.drawnX + (onLeft ? -radius : radius)) + "\" y1=\"" +
-             num(anchor.drawnY) + "\" x2=\"" + num(placed.x + (onLeft ? 1 : -1)) + "\" y2=\"" + num(placed.y - 4) +
-             "\" stroke=\"" + color + "\" stroke-width=\"1\"/>\n";
-      s += "<text class=\"label\" x=\"" + num(placed.x) + "\" y=\"" + num(placed.y) + "\"" +
-           (onLeft ? " text-anchor=\"end\"" : "") + " fill=\"" + color + "\">" + escapeXml(k.name) + "</text>\n</g>\n";
-    } else {
-      // On the intensity-only strip, neighbouring dots are common: slanted labels keep apart.
-      s += "<text class=\"label\" x=\"" + num(lx) + "\" y=\"" + num(ly) + "\" fill=\"" + color +
-           "\" transform=\"rotate(-40 " + num(anchor.drawnX) + " " + num(anchor.drawnY) + ")\">" + escapeXml(k.name) +
-           "</text>\n</g>\n";
-    }
+    double ly = anchor.drawnY + 4;
+    LabelSpot right{anchor.drawnX + radius + 3, ly, Anchor::Start}, left{anchor.drawnX - radius - 3, ly, Anchor::End};
+    LabelSpot placed = labels.place(k.name, 12, LabelLayout::around(right, 12, 0, 0, left));
+    bool onLeft = placed.anchor == Anchor::End;
+    if (placed.y != ly)
+      s += "<line class=\"leader\" x1=\"" + num(anchor.drawnX + (onLeft ? -radius : radius)) + "\" y1=\"" +
+           num(anchor.drawnY) + "\" x2=\"" + num(placed.x + (onLeft ? 1 : -1)) + "\" y2=\"" + num(placed.y - 4) +
+           "\" stroke=\"" + color + "\" stroke-width=\"1\"/>\n";
+    s += "<text class=\"label\" x=\"" + num(placed.x) + "\" y=\"" + num(placed.y) + "\"" +
+         (onLeft ? " text-anchor=\"end\"" : "") + " fill=\"" + color + "\">" + escapeXml(k.name) + "</text>\n</g>\n";
   }
   double legendY = Height - 8;
   s += "<g class=\"legend\" font-size=\"11\"><circle cx=\"" + num(Left) + "\" cy=\"" + num(legendY - 4) +
