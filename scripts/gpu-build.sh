@@ -2,12 +2,14 @@
 # Configures and builds the GPU side (runtime, probes, examples) on a machine with CUDA but without
 # LLVM 22, such as the lent H200. Test tools come from .gpukit/ (made by scripts/make-gpukit.sh on the
 # development machine) when the machine has none of its own.
-# usage: scripts/gpu-build.sh [BUILD_DIR]   (default build-gpu)
+# usage: scripts/gpu-build.sh [BUILD_DIR]   (default build-gpu). ROOFCHECK_GIT_REVISION=REV names the
+# revision the binaries report where the tree's git metadata is not its own (a copy on the lent machine).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-gpu}
 kit=$root/.gpukit
-args=(-G Ninja -DROOFCHECK_WITH_CLANG=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+args=(-G Ninja -DROOFCHECK_WITH_CLANG=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  -DROOFCHECK_GIT_REVISION="${ROOFCHECK_GIT_REVISION:-}")
 if [ -d "$kit" ]; then
   export PATH=$kit/bin:$PATH
   export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
