@@ -240,8 +240,7 @@ struct KernelAccumulator {
   std::map<std::string, RankTally> ranks;
   std::vector<std::string> rankOrder;
   const DeviceInfo *device = nullptr;
-  std::string earlierLaunch;
-  bool sawProfiled = false;
+  std::optional<std::string> earlierLaunch, earlierOnePassLaunch;
 };
 
 Values evaluate(const StaticKernel &k, const Bindings &bindings) {
@@ -335,31 +334,36 @@ std::optional<double> ceilingsClock(const CeilingsDocument &c, bool memory) {
 
 void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<MeasuredInput> &measured,
                              ReportDocument &doc) {
+  // One warning per other device and per other clock, naming every measured file it concerns.
+  std::map<std::string, size_t> raised; // what differs -> its problem in doc.problems
+  auto raise = [&](const std::string &key, const std::string &id, const std::string &message,
+                   const std::string &ceilingsLine, const std::string &runLine) {
+    auto [it, inserted] = raised.try_emplace(key, doc.problems.size());
+    if (inserted)
+      doc.problems.push_back({id, "warning", message, {ceilingsLine}});
+    doc.problems[it->second].evidence.push_back(runLine);
+  };
   const DeviceInfo &cd = ceilings.document.device;
+  auto device = [](const DeviceInfo &d) { return d.name + " " + (d.uuid.empty() ? "(no uuid)" : d.uuid); };
   for (const MeasuredInput &m : measured) {
     for (const DeviceInfo &d : m.file.header.devices) {
       bool sameDevice = !d.uuid.empty() && !cd.uuid.empty() ? d.uuid == cd.uuid : d.name == cd.name;
-      if (sameDevice)
-        continue;
-      doc.problems.push_back(
-          {"ceilings-other-device", "warning",
-           "the ceilings were measured on another device than the run: roofs and fractions may not hold",
-           {ceilings.path + ": " + cd.name + " " + (cd.uuid.empty() ? "(no uuid)" : cd.uuid),
-            m.path + ": device " + std::to_string(d.index) + " " + d.name + " " +
-                (d.uuid.empty() ? "(no uuid)" : d.uuid)}});
+      if (!sameDevice)
+        raise("device " + device(d), "ceilings-other-device",
+              "the ceilings were measured on another device than the run: roofs and fractions may not hold",
+              ceilings.path + ": " + device(cd), m.path + ": device " + std::to_string(d.index) + " " + device(d));
     }
     for (bool memory : {false, true}) {
       auto probe = ceilingsClock(ceilings.document, memory);
       auto run = memory ? m.file.header.clocks.memoryMHz : m.file.header.clocks.smMHz;
       if (!probe || !run || std::fabs(*probe - *run) <= 0.05 * *run)
         continue;
-      const char *which = memory ? "memory" : "SM";
-      doc.problems.push_back(
-          {"ceilings-other-clock", "warning",
-           std::string("the ceilings were measured at another ") + which +
-               " clock than the run: the roofs do not describe this run's clock state",
-           {ceilings.path + ": " + which + " clock " + count(*probe) + " MHz during the probes",
-            m.path + ": " + which + " clock " + count(*run) + " MHz during the run"}});
+      std::string which = memory ? "memory" : "SM";
+      raise(which + " clock " + count(*run), "ceilings-other-clock",
+            "the ceilings were measured at another " + which +
+                " clock than the run: the roofs do not describe this run's clock state",
+            ceilings.path + ": " + which + " clock " + count(*probe) + " MHz during the probes",
+            m.path + ": " + which + " clock " + count(*run) + " MHz during the run");
     }
   }
 }
@@ -495,16 +499,20 @@ Model measuredModel(const Inputs &inputs) {
       }
       if (!acc.device)
         acc.device = deviceOf(h, l.device);
-      if (l.profiled && !acc.sawProfiled) {
-        acc.sawProfiled = true;
-        acc.earlierLaunch = previous ? previous->name + " (launch " + std::to_string(previous->index) + ", " +
-                                           input.path + ")"
-                                     : "none in this process before it: the data came from a copy or "
-                                       "initialisation just before the launch";
-      }
-      previous = &l;
       // Files from before launches said their passes: the header's, for every profiled launch.
       std::optional<int64_t> passes = l.replayPasses ? l.replayPasses : h.replayPasses;
+      // What ran before the first profiled launch, and before the first one counted in one pass (whose DRAM
+      // bytes the report takes where there is one): the L2 state they found.
+      auto earlier = [&] {
+        return previous ? previous->name + " (launch " + std::to_string(previous->index) + ", " + input.path + ")"
+                        : std::string("none in this process before it: the data came from a copy or "
+                                      "initialisation just before the launch");
+      };
+      if (l.profiled && !acc.earlierLaunch)
+        acc.earlierLaunch = earlier();
+      if (l.profiled && passes.value_or(1) == 1 && !acc.earlierOnePassLaunch)
+        acc.earlierOnePassLaunch = earlier();
+      previous = &l;
 
       std::optional<double> duration;
       if (l.durationNs)
@@ -683,7 +691,7 @@ Model measuredModel(const Inputs &inputs) {
       facts.l2SizeBytes = inputs.ceilings->document.device.l2Bytes;
       facts.deviceName = inputs.ceilings->document.device.name;
     }
-    facts.earlierLaunch = acc.earlierLaunch;
+    facts.earlierLaunch = (t.dramRead.onePass.count > 0 ? acc.earlierOnePassLaunch : acc.earlierLaunch).value_or("");
     facts.replayPasses = t.dramReplayPasses();
     facts.bandwidthCeiling = roofs.dram();
     explainStatic(facts, k);

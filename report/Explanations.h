@@ -29,7 +29,7 @@ struct KernelFacts {
   int64_t profiledLaunches = 0;
   std::optional<int64_t> l2SizeBytes;     ///< of the device the launches ran on (or its model's, probed)
   std::string deviceName;
-  std::string earlierLaunch;              ///< the launch before the first profiled one, same process
+  std::string earlierLaunch;              ///< before the first profiled launch whose DRAM bytes count, same process
   std::optional<int64_t> replayPasses;    ///< kernel-replay passes behind its DRAM bytes; null: counted in one pass
   std::optional<double> bandwidthCeiling; ///< DRAM bytes/s used for the roof
   bool measured = false;                  ///< at least one profiled launch

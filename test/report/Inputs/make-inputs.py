@@ -176,8 +176,8 @@ h200run("h200run.jsonl", 62914560)
 h200run("h200run-nol2.jsonl", 0)
 
 # --- the traffic set: matmul_naive's second profiled launch counted time, DRAM and L2 bytes in one pass (its
-# writes are the output's 4N^2), the first and third all metrics under 8 replay passes (writes inflated by the
-# replay's dirty lines); matmul_tiled, launched once, has only replayed counts; exp_sum's fp16 register moves
+# writes twice the output's 4N^2: write-back of the launch before), the first and third all metrics under 8
+# replay passes (writes inflated by the replay's dirty lines too); matmul_tiled, launched once, has only replayed counts; exp_sum's fp16 register moves
 # come from its two full-set launches.
 def passes(record, n):
     record["replay_passes"] = n
@@ -188,7 +188,7 @@ jsonl("traffic-set.jsonl", [dict(header(6001, None), replay_passes=8),
   passes(launch(0, "matmul_naive(float const*, float const*, float*, int)", MN, [64,64,1], [32,32,1], [(3,i32(N))], 2500000,
                 m(33554432, 55000000, ffma=N**3, hfma=0, local=(0, 0))), 8),
   passes(launch(1, "matmul_naive(float const*, float const*, float*, int)", MN, [64,64,1], [32,32,1], [(3,i32(N))], 2500000,
-                traffic(33554432, 16777216, 60000000, 2500000)), 1),
+                traffic(33554432, 33554432, 60000000, 2500000)), 1),
   passes(launch(2, "matmul_naive(float const*, float const*, float*, int)", MN, [64,64,1], [32,32,1], [(3,i32(N))], 2500000,
                 m(33554432, 56000000, ffma=N**3, hfma=0, local=(0, 0))), 8),
   passes(launch(3, "matmul_tiled(float const*, float const*, float*, int)", MT, [64,64,1], [32,32,1], [(3,i32(N))], 1860000,
