@@ -634,8 +634,14 @@ Model measuredModel(const Inputs &inputs) {
       fillPredictedIntensities(k, t);
     }
     if (t.profiled > 0)
-      k.measured = MeasuredCounts{t.profiled, t.profiledTimeNs, t.total(t.flops), t.total(t.dramRead), t.total(t.dramWrite),
-                                  t.total(t.l2)};
+      k.measured = MeasuredCounts{t.profiled,
+                                  t.profiledTimeNs,
+                                  t.total(t.flops),
+                                  t.total(t.dramRead),
+                                  t.total(t.dramWrite),
+                                  t.total(t.l2),
+                                  t.dramRead.best().count,
+                                  t.dramReplayPasses()};
     k.measuredIntensity = t.measuredIntensity();
     k.flopsPerSecond = t.perSecond(t.total(t.flops));
     k.bytesPerSecond = t.perSecond(t.dram());

@@ -633,7 +633,8 @@ PredictedCounts predictedFrom(const FieldReader &r) {
 Json toJson(const MeasuredCounts &m) {
   return Json{{"profiled_launches", m.profiledLaunches},    {"time_ns", m.timeNs},
               {"flops", optionalJson(m.flops)},             {"dram_read_bytes", optionalJson(m.dramReadBytes)},
-              {"dram_write_bytes", optionalJson(m.dramWriteBytes)}, {"l2_bytes", optionalJson(m.l2Bytes)}};
+              {"dram_write_bytes", optionalJson(m.dramWriteBytes)}, {"l2_bytes", optionalJson(m.l2Bytes)},
+              {"traffic_launches", m.trafficLaunches}, {"traffic_replay_passes", optionalJson(m.trafficReplayPasses)}};
 }
 
 std::optional<double> optionalNonNegative(const FieldReader &r, const std::string &key) {
@@ -653,6 +654,9 @@ MeasuredCounts measuredCountsFrom(const FieldReader &r) {
   m.dramReadBytes = optionalNonNegative(r, "dram_read_bytes");
   m.dramWriteBytes = optionalNonNegative(r, "dram_write_bytes");
   m.l2Bytes = optionalNonNegative(r, "l2_bytes");
+  if (r.has("traffic_launches")) // reports from before it: 0
+    m.trafficLaunches = nonNegativeInteger(r, "traffic_launches");
+  m.trafficReplayPasses = r.optionalInteger("traffic_replay_passes");
   return m;
 }
 

@@ -264,6 +264,10 @@ struct MeasuredCounts {
   std::optional<double> flops;                ///< Nsight Compute definition (measuredFlops)
   std::optional<double> dramReadBytes, dramWriteBytes;
   std::optional<double> l2Bytes;              ///< lts__t_bytes.sum
+  /// The DRAM and L2 bytes are the mean over this many profiled launches, scaled to profiledLaunches: the ones
+  /// counted in one pass where there are any (trafficReplayPasses null), else the replayed ones (their passes).
+  int64_t trafficLaunches = 0;
+  std::optional<int64_t> trafficReplayPasses;
 };
 
 /// The launches of one kernel that share grid, block and scalar arguments.

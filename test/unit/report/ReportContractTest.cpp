@@ -32,7 +32,7 @@ ReportDocument fullReport() {
   p.flops = Quantity::of(Expr::parse("2 * n"), {{"n", Number(int64_t{4})}});
   p.bytesIdeal = Quantity::of(Expr::parse("8 * n"), {{"n", Number(int64_t{4})}});
   k.predicted = p;
-  k.measured = MeasuredCounts{2, 200000, 167772160.0, 335544320.0, 335544320.0, std::nullopt};
+  k.measured = MeasuredCounts{2, 200000, 167772160.0, 335544320.0, 335544320.0, std::nullopt, 1, 8};
   ReportSignature s;
   s.grid = {4096, 1, 1};
   s.block = {256, 1, 1};
@@ -58,6 +58,8 @@ TEST(ReportContractAdditions, RoundTrip) {
   EXPECT_EQ(k.predicted->flops.expr, "2 * n");
   EXPECT_EQ(k.predicted->flops.value, 8.0);
   EXPECT_EQ(k.measured->profiledLaunches, 2);
+  EXPECT_EQ(k.measured->trafficLaunches, 1);
+  EXPECT_EQ(k.measured->trafficReplayPasses, 8);
   EXPECT_EQ(k.measured->l2Bytes, std::nullopt);
   EXPECT_EQ(k.signatures[0].args[1].first, "alpha"); // order kept
   EXPECT_EQ(k.ranks[0].rank, 1);
