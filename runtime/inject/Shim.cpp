@@ -468,13 +468,15 @@ void Shim::holdGate(bool exclusive) {
       gateHold = GateHold::Exclusive;
     else
       diagnostics_.warn("gate-exclusive", "some launches have no counters: the program's other launches did not "
-                                          "leave a profiled launch alone within 0.5 s");
+                                          "leave a profiled launch alone within " +
+                                              std::to_string(gateWaitSeconds) + " s");
   } else if (launchGate_.enterShared()) {
     gateHold = GateHold::Shared;
   } else {
     ++unheldLaunches_;
-    diagnostics_.warn("gate-shared", "a launch went on after waiting 0.5 s for a profiled launch on another "
-                                     "thread: that profiled launch's counters are dropped");
+    diagnostics_.warn("gate-shared", "a launch went on after waiting " + std::to_string(gateWaitSeconds) +
+                                         " s for a profiled launch on another thread: that profiled launch's "
+                                         "counters are dropped");
   }
 }
 

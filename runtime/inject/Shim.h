@@ -136,8 +136,10 @@ private:
 
   // While a launch is profiled no other launch may run in the process: its kernel would land in the
   // profiled range. Launches hold this shared, a profiled one exclusively, from API entry to exit; a launch
-  // that cannot pass within 0.5 s goes on (unprofiled, or unheld).
-  LaunchGate launchGate_{std::chrono::milliseconds(500)};
+  // that cannot pass within gateWaitSeconds goes on (unprofiled, or unheld). 0.5 s was too short on the
+  // H200 for a profiled launch that switches counter sets (threads-streams.test lost one launch's counters).
+  static constexpr int gateWaitSeconds = 2;
+  LaunchGate launchGate_{std::chrono::seconds(gateWaitSeconds)};
   std::atomic<int64_t> unheldLaunches_{0}; ///< launches that went on without waiting for a profiled one
 
   struct ProfilingWatch {
