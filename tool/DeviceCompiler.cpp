@@ -1,4 +1,5 @@
 #include "DeviceCompiler.h"
+#include "CudaCompat.h"
 #include "IncludeScanner.h"
 #include "SourceFacts.h"
 
@@ -25,6 +26,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -49,16 +52,6 @@ DeviceModule::~DeviceModule() {
 }
 
 namespace {
-
-// CUDA 13 removed cudaConfigureCall, which clang still looks up for <<<...>>> in host code it parses
-// during the device compilation; nvcc never needs it. Declaring it keeps such host code compiling.
-constexpr const char *CompatHeaderPath = "/roofcheck-virtual/roofcheck_cuda_compat.h";
-constexpr const char *CompatHeader = R"(#pragma once
-#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
-extern "C" __host__ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
-                                                  cudaStream_t stream = 0);
-#endif
-)";
 
 /// A function definition of the main file: where its body is, and which side it belongs to.
 struct FunctionBody {
@@ -218,7 +211,7 @@ struct Attempt {
 Attempt compileOnce(const std::vector<std::string> &commandLine, const std::string &sourceFile,
                     const std::string *replacedSource, llvm::LLVMContext &context, std::unique_ptr<llvm::Module> &module) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  memory->addFile(CompatHeaderPath, 0, llvm::MemoryBuffer::getMemBufferCopy(CompatHeader));
+  memory->addFile(CudaCompatHeaderPath, 0, llvm::MemoryBuffer::getMemBufferCopy(CudaCompatHeader));
   if (replacedSource) {
     llvm::SmallString<256> absolute(sourceFile);
     llvm::sys::fs::make_absolute(absolute);
@@ -231,7 +224,7 @@ Attempt compileOnce(const std::vector<std::string> &commandLine, const std::stri
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
 
   std::vector<std::string> line = commandLine;
-  line.insert(line.end() - 1, {"-include", CompatHeaderPath});
+  line.insert(line.end() - 1, {"-include", CudaCompatHeaderPath});
   Attempt attempt;
   ErrorCollector diagnostics;
   clang::tooling::ToolInvocation invocation(line, std::make_unique<DeviceAction>(context, attempt.collected, module),
@@ -381,6 +374,27 @@ std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::
           including[header].push_back(source.str().str());
   }
   return including;
+}
+
+std::vector<std::string> hostCompilerIncludeDirectories(const std::string &compiler) {
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(compiler);
+  if (!program)
+    return {};
+  llvm::SmallString<256> output;
+  if (llvm::sys::fs::createTemporaryFile("roofcheck-host-include", "txt", output))
+    return {};
+  llvm::FileRemover removeOutput(output);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(output), llvm::StringRef("")};
+  if (llvm::sys::ExecuteAndWait(*program, {*program, "-print-file-name=include"}, std::nullopt, redirects, 10) != 0)
+    return {};
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text = llvm::MemoryBuffer::getFile(output);
+  if (!text)
+    return {};
+  std::string dir = (*text)->getBuffer().trim().str();
+  // gcc answers the bare name when it has no such folder.
+  if (dir.empty() || !llvm::sys::path::is_absolute(dir) || !llvm::sys::fs::is_directory(dir))
+    return {};
+  return {dir};
 }
 
 DeviceModule compileDevice(const std::vector<std::string> &commandLine, const std::string &sourceFile) {

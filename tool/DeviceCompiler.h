@@ -80,6 +80,10 @@ std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir);
 std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::string &buildDir,
                                                                      const std::vector<std::string> &headers);
 
+/// The host compiler's own header folder (gcc's lib/gcc/TRIPLE/VERSION/include, where omp.h is), as
+/// `compiler -print-file-name=include` names it; empty when the compiler is missing or names none.
+std::vector<std::string> hostCompilerIncludeDirectories(const std::string &compiler);
+
 /// Compiles with the full clang command line (see deviceCommandLine). Throws roofcheck::Error with one line
 /// when the device side cannot be compiled.
 DeviceModule compileDevice(const std::vector<std::string> &commandLine, const std::string &sourceFile);

@@ -1,4 +1,6 @@
 #include "KernelCounter.h"
+#include "FlopClassifier.h"
+#include "InlinePtx.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
@@ -31,6 +33,11 @@ namespace {
 using llvm::cast;
 using llvm::dyn_cast;
 using llvm::isa;
+
+/// NVPTX address spaces (the NVPTX back end's numbering).
+namespace AddressSpace {
+constexpr unsigned Shared = 3, Constant = 4, Local = 5, Param = 101;
+} // namespace AddressSpace
 
 // ------------------------------------------------------------------------------------------------ Poly
 
@@ -179,38 +186,6 @@ struct Count {
   const llvm::DILocation *at = nullptr;
 };
 
-enum Bucket { Fp64, Fp32, Fp16, Bf16, Tensor, Special, BucketCount };
-using Flops = std::array<int64_t, BucketCount>;
-
-int bucketOf(llvm::Type *type) {
-  llvm::Type *scalar = type->getScalarType();
-  if (scalar->isDoubleTy())
-    return Fp64;
-  if (scalar->isHalfTy())
-    return Fp16;
-  if (scalar->isBFloatTy())
-    return Bf16;
-  return Fp32;
-}
-
-int64_t lanesOf(llvm::Type *type) {
-  if (auto *vector = dyn_cast<llvm::FixedVectorType>(type))
-    return vector->getNumElements();
-  return 1;
-}
-
-/// FLOPs of PTX arithmetic written as inline asm (cuda_fp16.hpp and cuda_bf16.hpp implement __hfma2,
-/// __hadd2, ... this way): add/sub/mul = 1, fma = 2, per lane of .f16x2/.bf16x2.
-void countInlineAsm(const std::string &text, Flops &flops) {
-  static const std::regex op(R"(\b(add|sub|mul|fma)((?:\.[a-z0-9]+)*)\.(f16x2|bf16x2|f16|bf16|f32|f64)\b)");
-  for (std::sregex_iterator it(text.begin(), text.end(), op), end; it != end; ++it) {
-    std::string kind = (*it)[1], type = (*it)[3];
-    int64_t lanes = type.size() > 2 && type.substr(type.size() - 2) == "x2" ? 2 : 1;
-    int bucket = type.rfind("bf16", 0) == 0 ? Bf16 : type.rfind("f16", 0) == 0 ? Fp16 : type == "f64" ? Fp64 : Fp32;
-    flops[bucket] += (kind == "fma" ? 2 : 1) * lanes;
-  }
-}
-
 /// Whether a debug location's file is `file` as the command line named it (debug info may spell it
 /// relative to its compilation directory).
 bool isFile(const llvm::DILocation *loc, const std::string &file) {
@@ -342,17 +317,18 @@ private:
   const LoopModel &loopModel(const llvm::Loop *loop);
   Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
   Count countBlock(const llvm::BasicBlock *block);
-  Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
   void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr);
 
   struct Access {
     const llvm::Instruction *inst;
-    std::string pointer;
     std::string kind; // load, store, atomic
     const llvm::Value *address;
     int64_t bytes;
+    std::string unknown; ///< why the access cannot be counted; empty when it can
   };
   std::vector<Access> accessesOf(const llvm::Instruction &inst);
+  /// Whether a pointer addresses on-chip memory (shared, constant, local, a by-value parameter).
+  static bool onChip(const llvm::Value *pointer);
   /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
   std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
@@ -1088,114 +1064,32 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   return count;
 }
 
-Flops KernelAnalysis::flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
-  Flops flops{};
-  switch (inst.getOpcode()) {
-  case llvm::Instruction::FAdd:
-  case llvm::Instruction::FSub:
-  case llvm::Instruction::FMul:
-    flops[bucketOf(inst.getType())] += lanesOf(inst.getType());
-    return flops;
-  case llvm::Instruction::FDiv:
-  case llvm::Instruction::FRem:
-    flops[Special] += lanesOf(inst.getType());
-    return flops;
-  default:
-    break;
+/// The call argument behind asm operand $N: outputs and inputs are numbered together, clobbers are not, and
+/// only inputs and indirect outputs are arguments of the call. Null for a direct output.
+const llvm::Value *asmOperand(const llvm::CallInst &call, const llvm::InlineAsm &asm_, int number) {
+  int operand = 0;
+  unsigned argument = 0;
+  for (const llvm::InlineAsm::ConstraintInfo &info : asm_.ParseConstraints()) {
+    if (info.Type == llvm::InlineAsm::isClobber)
+      continue;
+    bool isArgument = info.Type == llvm::InlineAsm::isInput || info.isIndirect;
+    if (operand == number)
+      return isArgument && argument < call.arg_size() ? call.getArgOperand(argument) : nullptr;
+    ++operand;
+    argument += isArgument;
   }
-  auto *call = dyn_cast<llvm::CallInst>(&inst);
-  if (!call)
-    return flops;
-  if (auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
-    countInlineAsm(std::string(asm_->getAsmString()), flops);
-    return flops;
-  }
-  const llvm::Function *callee = call->getCalledFunction();
-  if (!callee) {
-    *unresolved = "indirect call";
-    return flops;
-  }
-  llvm::StringRef name = callee->getName();
-  llvm::Type *type = call->getType();
-  int64_t lanes = type->isVoidTy() ? 1 : lanesOf(type);
-  if (callee->isIntrinsic()) {
-    switch (callee->getIntrinsicID()) {
-    case llvm::Intrinsic::fma:
-    case llvm::Intrinsic::fmuladd:
-      flops[bucketOf(type)] += 2 * lanes;
-      return flops;
-    case llvm::Intrinsic::sqrt:
-    case llvm::Intrinsic::exp:
-    case llvm::Intrinsic::exp2:
-    case llvm::Intrinsic::exp10:
-    case llvm::Intrinsic::log:
-    case llvm::Intrinsic::log2:
-    case llvm::Intrinsic::log10:
-    case llvm::Intrinsic::sin:
-    case llvm::Intrinsic::cos:
-    case llvm::Intrinsic::tan:
-    case llvm::Intrinsic::pow:
-    case llvm::Intrinsic::powi:
-      flops[Special] += lanes;
-      return flops;
-    default:
-      break;
-    }
-    if (name.starts_with("llvm.nvvm.")) {
-      llvm::StringRef op = name.drop_front(10);
-      if (op.starts_with("mma.") || op.starts_with("wmma.") || op.contains(".mma.")) {
-        *unresolved = "tensor-core operation (" + name.str() + ")";
-        return flops;
-      }
-      if (op.starts_with("fma.")) {
-        flops[bucketOf(type)] += 2 * lanes;
-      } else if (op.starts_with("add.r") || op.starts_with("mul.r")) {
-        flops[bucketOf(type)] += lanes;
-      } else if (op.starts_with("sqrt") || op.starts_with("rsqrt") || op.starts_with("ex2") ||
-                 op.starts_with("lg2") || op.starts_with("sin") || op.starts_with("cos") || op.starts_with("rcp") ||
-                 op.starts_with("div") || op.starts_with("tanh")) {
-        flops[Special] += lanes;
-      }
-    }
-    return flops;
-  }
-  if (name.starts_with("__nv_")) {
-    llvm::StringRef fn = name.drop_front(5);
-    if (fn == "fma" || fn == "fmaf" || fn.starts_with("fma_") || fn.starts_with("fmaf_"))
-      flops[bucketOf(type)] += 2 * lanes;
-    else if (fn.starts_with("fadd") || fn.starts_with("fsub") || fn.starts_with("fmul") || fn.starts_with("dadd") ||
-             fn.starts_with("dsub") || fn.starts_with("dmul"))
-      flops[bucketOf(type)] += lanes;
-    else if (fn.starts_with("fmax") || fn.starts_with("fmin") || fn.starts_with("fabs") || fn == "abs" ||
-             fn == "llabs" || fn.starts_with("min") || fn.starts_with("max") || fn.starts_with("umin") ||
-             fn.starts_with("umax") || fn.contains("2") || fn.starts_with("copysign") || fn.starts_with("isnan") ||
-             fn.starts_with("isinf") || fn.starts_with("finite") || fn.starts_with("signbit") ||
-             fn.starts_with("popc") || fn.starts_with("clz") || fn.starts_with("ffs") || fn.starts_with("brev") ||
-             fn.starts_with("byte_perm") || fn.starts_with("saturate") || fn.starts_with("trunc") ||
-             fn.starts_with("floor") || fn.starts_with("ceil") || fn.starts_with("round") || fn.starts_with("rint") ||
-             fn.starts_with("nearbyint") || fn.starts_with("mul24") || fn.starts_with("umul") || fn.starts_with("mulhi") ||
-             fn.starts_with("sad") || fn.starts_with("hadd") || fn.starts_with("rhadd") || fn.starts_with("uhadd") ||
-             fn.starts_with("urhadd"))
-      ; // comparisons, bit operations, conversions and rounding: no FLOPs in DESIGN.md's convention
-    else
-      flops[Special] += lanes; // expf, sqrtf, sinf, powf, rsqrtf, __fdividef, ...
-    return flops;
-  }
-  if (name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free")
-    return flops;
-  // A device function of the file that survived inlining recurses (or is noinline): its work per call is
-  // not known from here, so the kernel's FLOPs are not either.
-  if (!callee->isDeclaration())
-    *unresolved = "call to " + llvm::demangle(name) + ", which the compiler did not inline (recursion or noinline)";
-  else
-    *unresolved = "unresolved call to " + name.str();
-  return flops;
+  return nullptr;
 }
 
 std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instruction &inst) {
   std::vector<Access> out;
   auto add = [&](const char *kind, const llvm::Value *address, llvm::Type *type, int64_t bytes = 0) {
-    out.push_back({&inst, "", kind, address, bytes ? bytes : static_cast<int64_t>(dl_.getTypeStoreSize(type))});
+    out.push_back({&inst, kind, address, bytes ? bytes : static_cast<int64_t>(dl_.getTypeStoreSize(type))});
+  };
+  auto unknown = [&](const char *kind, std::string reason) {
+    Access access{&inst, kind, nullptr, 0};
+    access.unknown = std::move(reason);
+    out.push_back(access);
   };
   if (auto *load = dyn_cast<llvm::LoadInst>(&inst))
     add("load", load->getPointerOperand(), load->getType());
@@ -1209,12 +1103,58 @@ std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instr
     if (auto *length = dyn_cast<llvm::ConstantInt>(transfer->getLength())) {
       add("load", transfer->getRawSource(), nullptr, length->getSExtValue());
       add("store", transfer->getRawDest(), nullptr, length->getSExtValue());
+    } else if (!onChip(transfer->getRawSource()) || !onChip(transfer->getRawDest())) {
+      unknown("load", "memcpy of a length it cannot follow");
+      unknown("store", "memcpy of a length it cannot follow");
     }
   } else if (auto *set = dyn_cast<llvm::MemSetInst>(&inst)) {
     if (auto *length = dyn_cast<llvm::ConstantInt>(set->getLength()))
       add("store", set->getRawDest(), nullptr, length->getSExtValue());
+    else if (!onChip(set->getRawDest()))
+      unknown("store", "memset of a length it cannot follow");
+  } else if (auto *call = dyn_cast<llvm::CallInst>(&inst)) {
+    auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand());
+    if (!asm_)
+      return out;
+    for (const PtxMemoryOp &op : readInlinePtx(asm_->getAsmString().str()).memory) {
+      if (op.space != "global" && op.space != "generic")
+        continue; // shared, local, const, param: on chip
+      const char *kind = op.kind == PtxMemoryOp::Load ? "load" : op.kind == PtxMemoryOp::Store ? "store" : "atomic";
+      const llvm::Value *address = asmOperand(*call, *asm_, op.addressOperand);
+      // "l"(pointer) arrives as a pointer; "l"(__cvta_generic_to_global(p)) as an integer made from one.
+      if (auto *cast = dyn_cast_or_null<llvm::PtrToIntOperator>(address))
+        address = cast->getPointerOperand();
+      int64_t bytes = op.bytes;
+      if (!bytes && op.sizeOperand >= 0)
+        if (auto *size = dyn_cast_or_null<llvm::ConstantInt>(asmOperand(*call, *asm_, op.sizeOperand)))
+          bytes = size->getSExtValue();
+      if (op.tensorMap)
+        unknown(kind, "tensor-map copy in inline assembly (" + op.mnemonic + "): its box is in the tensor map");
+      else if (!address || !address->getType()->isPointerTy())
+        unknown(kind, "inline assembly address it cannot follow (" + op.mnemonic + ")");
+      else if (!bytes)
+        unknown(kind, "inline assembly of a size it cannot follow (" + op.mnemonic + ")");
+      else if (op.space == "global" || !onChip(address))
+        add(kind, address, nullptr, bytes);
+    }
   }
   return out;
+}
+
+bool KernelAnalysis::onChip(const llvm::Value *pointer) {
+  unsigned space = pointer->getType()->getPointerAddressSpace();
+  if (space == AddressSpace::Shared || space == AddressSpace::Constant || space == AddressSpace::Local ||
+      space == AddressSpace::Param)
+    return true;
+  const llvm::Value *base = llvm::getUnderlyingObject(pointer, 0);
+  if (isa<llvm::AllocaInst>(base))
+    return true;
+  if (auto *arg = dyn_cast<llvm::Argument>(base))
+    return arg->hasByValAttr();
+  if (auto *global = dyn_cast<llvm::GlobalVariable>(base))
+    return global->getAddressSpace() == AddressSpace::Shared || global->getAddressSpace() == AddressSpace::Constant ||
+           global->getAddressSpace() == AddressSpace::Local;
+  return false;
 }
 
 std::array<bool, 3> KernelAnalysis::threadDependence(const Linear &lin) const {
@@ -1254,13 +1194,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       if (auto *call = dyn_cast<llvm::CallInst>(&inst); call && call->getCalledFunction() &&
                                                         call->getCalledFunction()->getName().starts_with("llvm.nvvm.")) {
         for (const llvm::Value *arg : call->args()) {
-          if (!arg->getType()->isPointerTy())
-            continue;
-          unsigned space = arg->getType()->getPointerAddressSpace();
-          const llvm::Value *base = llvm::getUnderlyingObject(arg, 0);
-          bool onChip = space == 3 || space == 4 || space == 5 || isa<llvm::AllocaInst>(base) ||
-                        (isa<llvm::GlobalVariable>(base) && cast<llvm::GlobalVariable>(base)->getAddressSpace() == 3);
-          if (onChip)
+          if (!arg->getType()->isPointerTy() || onChip(arg))
             continue;
           std::string name = call->getCalledFunction()->getName().str();
           addUnknown("memory intrinsic it does not model (" + name + ")", &inst);
@@ -1271,28 +1205,28 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         }
       }
       for (Access &access : accessesOf(inst)) {
-        unsigned space = access.address->getType()->getPointerAddressSpace();
-        if (space == 3 || space == 4 || space == 5 || space == 101)
-          continue; // shared, constant, local, param: on chip
-        const llvm::Value *base = llvm::getUnderlyingObject(access.address, 0);
-        std::string pointer;
-        if (auto *arg = dyn_cast<llvm::Argument>(base)) {
-          if (arg->hasByValAttr())
-            continue; // a struct parameter, in the parameter space
-          unsigned index = arg->getArgNo();
-          pointer = index < source_.params.size() ? source_.params[index].name : "arg" + std::to_string(index);
-        } else if (auto *global = dyn_cast<llvm::GlobalVariable>(base)) {
-          unsigned globalSpace = global->getAddressSpace();
-          if (globalSpace == 3 || globalSpace == 4 || globalSpace == 5)
-            continue;
-          pointer = global->getName().str();
-        } else if (isa<llvm::AllocaInst>(base)) {
-          continue; // a local array: registers or local memory
-        } else {
-          addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst);
+        auto unknownDirection = [&] {
           (access.kind == std::string("store") ? writeKnown : readKnown) = false;
           if (access.kind == std::string("atomic"))
             writeKnown = false;
+        };
+        if (!access.unknown.empty()) {
+          addUnknown(access.unknown, &inst);
+          unknownDirection();
+          continue;
+        }
+        if (onChip(access.address))
+          continue;
+        const llvm::Value *base = llvm::getUnderlyingObject(access.address, 0);
+        std::string pointer;
+        if (auto *arg = dyn_cast<llvm::Argument>(base)) {
+          unsigned index = arg->getArgNo();
+          pointer = index < source_.params.size() ? source_.params[index].name : "arg" + std::to_string(index);
+        } else if (auto *global = dyn_cast<llvm::GlobalVariable>(base)) {
+          pointer = global->getName().str();
+        } else {
+          addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst);
+          unknownDirection();
           continue;
         }
         CountedAccess counted;

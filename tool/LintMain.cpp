@@ -442,6 +442,10 @@ int lint(int argc, char **argv) {
                      : std::getenv("CUDA_PATH") && *std::getenv("CUDA_PATH") ? std::getenv("CUDA_PATH")
                                                                             : "/usr/local/cuda";
   compile.resourceDir = ROOFCHECK_CLANG_RESOURCE_DIR;
+  // nvcc's default host compiler on Linux; CUDAHOSTCXX names another, as CMake's CUDA support reads it.
+  const char *hostCompiler = std::getenv("CUDAHOSTCXX");
+  compile.hostIncludeDirs =
+      roofcheck::lint::hostCompilerIncludeDirectories(hostCompiler && *hostCompiler ? hostCompiler : "g++");
   if (!std::filesystem::exists(compile.cudaPath + "/include/cuda_runtime.h"))
     throw roofcheck::Error("no CUDA installation at " + compile.cudaPath +
                            " (include/cuda_runtime.h is missing): pass --cuda-path DIR or set CUDA_PATH");

@@ -358,6 +358,13 @@ std::vector<std::string> deviceCommandLine(const std::vector<std::string> &userF
   line.push_back("-isystem");
   line.push_back(options.cudaPath + "/include/cccl");
   line.insert(line.end(), userFlags.begin(), userFlags.end());
+  for (const std::string &dir : options.hostIncludeDirs) {
+    line.push_back("-idirafter");
+    line.push_back(dir);
+  }
+  // Host code is checked only when it is emitted, as nvcc does: a host template that calls a host-only
+  // overload, or clock() in a host function, is not an error of the device compilation.
+  line.push_back("-fgpu-defer-diag");
   // The counting engine's pipeline: O2 simplification (inlining, SROA, mem2reg, instcombine, loop
   // canonicalisation) without unrolling or vectorisation, so loops stay loops; line tables for locations.
   for (const char *flag : {"-O2", "-fno-unroll-loops", "-fno-vectorize", "-fno-slp-vectorize", "-gline-tables-only"})

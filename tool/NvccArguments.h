@@ -13,6 +13,9 @@ struct DeviceCompileOptions {
   std::string gpuArch;  ///< "sm_90"; empty: the first architecture the command names, else sm_90
   std::string cudaPath; ///< the CUDA installation
   std::string resourceDir; ///< clang's resource directory (builtin headers)
+  /// Searched after every other folder (-idirafter): the host compiler's own headers, which nvcc's host
+  /// compiler finds (omp.h without -fopenmp) and clang does not.
+  std::vector<std::string> hostIncludeDirs;
 };
 
 /// The user's flags from a compile command, translated for clang. The command's first element is the

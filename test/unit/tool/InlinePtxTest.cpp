@@ -1,0 +1,106 @@
+// The inline-PTX reader on the asm texts that CUDA's headers and real kernels write (LLVM's $N operands).
+#include "FlopClassifier.h"
+#include "InlinePtx.h"
+
+#include <gtest/gtest.h>
+
+namespace roofcheck::lint {
+namespace {
+
+TEST(InlinePtx, CacheHintedVectorLoadIsSixteenGlobalBytes) {
+  PtxSummary s = readInlinePtx("ld.global.cs.v4.s32 {$0, $1, $2, $3}, [$4];");
+  ASSERT_EQ(s.memory.size(), 1u);
+  EXPECT_EQ(s.memory[0].kind, PtxMemoryOp::Load);
+  EXPECT_EQ(s.memory[0].space, "global");
+  EXPECT_EQ(s.memory[0].bytes, 16);
+  EXPECT_EQ(s.memory[0].addressOperand, 4);
+  EXPECT_FALSE(s.flops.any());
+}
+
+TEST(InlinePtx, StoreTakesItsAddressFromTheFirstOperand) {
+  PtxSummary s = readInlinePtx("st.global.wt.v2.f32 [$0], {$1,$2};");
+  ASSERT_EQ(s.memory.size(), 1u);
+  EXPECT_EQ(s.memory[0].kind, PtxMemoryOp::Store);
+  EXPECT_EQ(s.memory[0].bytes, 8);
+  EXPECT_EQ(s.memory[0].addressOperand, 0);
+}
+
+TEST(InlinePtx, StateSpacesAndGenericAddresses) {
+  EXPECT_EQ(readInlinePtx("ld.shared.b32 $0, [$1];").memory.at(0).space, "shared");
+  EXPECT_EQ(readInlinePtx("ld.f32 $0, [$1+4];").memory.at(0).space, "generic");
+  EXPECT_EQ(readInlinePtx("ld.relaxed.gpu.global.L1::no_allocate.b64 $0, [$1];").memory.at(0).bytes, 8);
+  PtxSummary red = readInlinePtx("@$2 red.global.add.f32 [$0], $1;");
+  ASSERT_EQ(red.memory.size(), 1u);
+  EXPECT_EQ(red.memory[0].kind, PtxMemoryOp::Atomic);
+  EXPECT_EQ(red.memory[0].bytes, 4);
+}
+
+TEST(InlinePtx, AsyncCopiesReadGlobalMemory) {
+  PtxSummary s = readInlinePtx("cp.async.cg.shared.global [$0], [$1], 16;\ncp.async.commit_group;");
+  ASSERT_EQ(s.memory.size(), 1u);
+  EXPECT_EQ(s.memory[0].kind, PtxMemoryOp::Load);
+  EXPECT_EQ(s.memory[0].addressOperand, 1);
+  EXPECT_EQ(s.memory[0].bytes, 16);
+  PtxSummary bulk = readInlinePtx(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];");
+  ASSERT_EQ(bulk.memory.size(), 1u);
+  EXPECT_EQ(bulk.memory[0].bytes, 0);
+  EXPECT_EQ(bulk.memory[0].sizeOperand, 2);
+  PtxSummary out = readInlinePtx("cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], 4096;");
+  ASSERT_EQ(out.memory.size(), 1u);
+  EXPECT_EQ(out.memory[0].kind, PtxMemoryOp::Store);
+  EXPECT_EQ(out.memory[0].bytes, 4096);
+  PtxSummary tma = readInlinePtx(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];");
+  ASSERT_EQ(tma.memory.size(), 1u);
+  EXPECT_TRUE(tma.memory[0].tensorMap);
+}
+
+TEST(InlinePtx, ArithmeticPerLaneAndSpecialFunctions) {
+  PtxSummary s = readInlinePtx("{ .reg .f16 t;\n fma.rn.f16x2 $0, $1, $2, $3; // two lanes\n add.f32 $4, $5, $6;\n"
+                               " ex2.approx.ftz.f32 $7, $8; }");
+  EXPECT_EQ(s.flops.fp16, 4);
+  EXPECT_EQ(s.flops.fp32, 1);
+  EXPECT_EQ(s.flops.special, 1);
+  EXPECT_TRUE(s.memory.empty());
+  EXPECT_FALSE(readInlinePtx("add.s32 $0, $1, $2;").flops.any());
+}
+
+TEST(InlinePtx, TensorCoreFlopsAreSharedByTheIssuingThreads) {
+  // 2*16*8*16 FLOPs per warp instruction, 32 threads.
+  EXPECT_EQ(readInlinePtx("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, "
+                          "{$8,$9}, {$10,$11,$12,$13};")
+                .flops.tensor,
+            128);
+  // 2*64*128*16 per warpgroup of 128 threads.
+  EXPECT_EQ(readInlinePtx("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {$0}, $1, $2, p, 1, 1, 1, 1;")
+                .flops.tensor,
+            2048);
+  PtxSummary sparse = readInlinePtx("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {$0}, {$1}, {$2}, {$3}, $4, 0x0;");
+  EXPECT_EQ(sparse.flops.tensor, 0);
+  ASSERT_EQ(sparse.unmodelled.size(), 1u);
+}
+
+TEST(MathLibrary, FunctionsWithATwoInTheirNameAreNotConversions) {
+  for (const char *name : {"exp2f", "log2f", "atan2f", "exp2", "log2", "atan2", "fast_log2f"})
+    EXPECT_EQ(classifyMathFunction(name), MathKind::Special) << name;
+  for (const char *name : {"float2int_rn", "double2float_rz", "ll2float_rn", "hiloint2double", "float_as_int",
+                           "int_as_float", "half2float", "float2half_rn", "longlong_as_double"})
+    EXPECT_EQ(classifyMathFunction(name), MathKind::NoFlops) << name;
+}
+
+TEST(MathLibrary, ArithmeticFormsCountTheirFlops) {
+  int flops = 0;
+  EXPECT_EQ(classifyMathFunction("fmaf_rn", &flops), MathKind::Arithmetic);
+  EXPECT_EQ(flops, 2);
+  EXPECT_EQ(classifyMathFunction("dadd_rz", &flops), MathKind::Arithmetic);
+  EXPECT_EQ(flops, 1);
+  EXPECT_EQ(classifyMathFunction("fdiv_rn"), MathKind::Special);
+  EXPECT_EQ(classifyMathFunction("expf"), MathKind::Special);
+  EXPECT_EQ(classifyMathFunction("fast_fdividef"), MathKind::Special);
+  EXPECT_EQ(classifyMathFunction("fminf"), MathKind::NoFlops);
+  EXPECT_EQ(classifyMathFunction("a_function_libdevice_lacks"), MathKind::Unknown);
+}
+
+} // namespace
+} // namespace roofcheck::lint

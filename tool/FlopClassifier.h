@@ -1,0 +1,30 @@
+// FLOP classification of device IR instructions in DESIGN.md's convention: add, sub, mul = 1 and FMA = 2 per
+// SIMD lane, in the bucket of the operand type; division, square roots, exponentials, logarithms, trig and
+// the rest of the math library in `special`; tensor-core MMAs as 2·M·N·K per MMA, shared by the threads
+// that issue it. Every call it cannot classify is named, never counted as zero in silence.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Instruction;
+} // namespace llvm
+
+namespace roofcheck::lint {
+
+enum Bucket { Fp64, Fp32, Fp16, Bf16, Tensor, Special, BucketCount };
+using Flops = std::array<int64_t, BucketCount>;
+
+/// FLOPs of one execution of `inst` by one thread. `unresolved` receives a description of what it could not
+/// classify ("unresolved call to foo", "tensor-core operation ..."), empty when it classified everything.
+Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
+
+/// How a function of CUDA's math library (libdevice's `__nv_*`, without the prefix) counts: `special`, the
+/// FLOPs of an arithmetic function (fmaf = 2, fadd_rn = 1), none (a conversion, comparison, rounding or bit
+/// operation), or not a function it knows.
+enum class MathKind { Special, Arithmetic, NoFlops, Unknown };
+MathKind classifyMathFunction(const std::string &name, int *arithmeticFlops = nullptr);
+
+} // namespace roofcheck::lint

@@ -1,0 +1,46 @@
+// What the PTX text of an inline `asm` statement does that the counting engine must see: the global-memory
+// operations (ld, st, atom, red, cp.async, bulk copies), with their width and which asm operand holds the
+// address, and the arithmetic (FLOPs per thread execution, tensor-core MMAs included). CUDA headers and real
+// kernels write cache-hinted loads (__ldcs), half-precision math and MMAs this way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofcheck::lint {
+
+/// One PTX instruction that moves data through memory.
+struct PtxMemoryOp {
+  enum Kind { Load, Store, Atomic };
+  Kind kind = Load;
+  std::string mnemonic; ///< "ld.global.cs.v4.s32", as written
+  /// Where the address is: "global", "generic" (no state space: the pointer decides), or on chip ("shared",
+  /// "local", "const", "param").
+  std::string space;
+  int64_t bytes = 0;        ///< per thread execution; 0 when the size is an operand, not a constant
+  int addressOperand = -1;  ///< the asm operand ($N) inside [...]; -1 when the address is not an operand
+  int sizeOperand = -1;     ///< a size given as an operand (cp.async.bulk): its $N; -1 otherwise
+  bool tensorMap = false;   ///< a TMA copy: the global address is a tensor map, not a pointer
+};
+
+/// FLOPs of one execution of the asm by one thread, in DESIGN.md's buckets.
+struct PtxFlops {
+  double fp64 = 0, fp32 = 0, fp16 = 0, bf16 = 0, tensor = 0, special = 0;
+  bool any() const { return fp64 || fp32 || fp16 || bf16 || tensor || special; }
+};
+
+struct PtxSummary {
+  std::vector<PtxMemoryOp> memory;
+  PtxFlops flops;
+  /// Instructions that compute or move data in a way the engine does not count (sparse MMA, an unknown
+  /// shape): named so that the estimate can list them as unknowns.
+  std::vector<std::string> unmodelled;
+};
+
+/// Reads the asm text (LLVM's form: operands as $0, $1, ...; instructions separated by ';' or newlines).
+PtxSummary readInlinePtx(const std::string &text);
+
+} // namespace roofcheck::lint
