@@ -129,6 +129,7 @@ struct Atom {
   const llvm::Loop *loop = nullptr;
   Expr expr;
   std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
   const llvm::Instruction *where = nullptr;
   // Quotient: axis / divisor (row = i / cols), the axis being the global or block index `quotientAxis`.
   AxisKey quotientAxis;
@@ -157,6 +158,7 @@ struct Linear {
   Poly invariant;
   bool known = true;
   std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
   const llvm::Instruction *where = nullptr;
 };
 
@@ -175,6 +177,7 @@ struct LoopModel {
   Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
   int iterAtom = -1;
   std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
   const llvm::Instruction *where = nullptr;
   const llvm::DILocation *start = nullptr; ///< the loop statement, from the loop's metadata
 };
@@ -182,6 +185,7 @@ struct LoopModel {
 struct Count {
   std::optional<Expr> value;
   std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
   const llvm::Instruction *where = nullptr;
   const llvm::DILocation *at = nullptr;
 };
@@ -249,10 +253,12 @@ private:
     Atom atom = makeAtom(AtomKind::LaunchDim, dim, nullptr, Expr::symbol(name));
     return Poly::atom(intern("launch:" + name, atom));
   }
-  Poly unknownAtom(const std::string &reason, const llvm::Value *value) {
+  Poly unknownAtom(const std::string &reason, const llvm::Value *value,
+                   UnknownCause cause = UnknownCause::Analysis) {
     Atom atom;
     atom.kind = AtomKind::Unknown;
     atom.reason = reason;
+    atom.cause = cause;
     atom.where = dyn_cast_or_null<llvm::Instruction>(value);
     char key[64];
     std::snprintf(key, sizeof key, "unknown:%p", static_cast<const void *>(value));
@@ -317,7 +323,8 @@ private:
   const LoopModel &loopModel(const llvm::Loop *loop);
   Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
   Count countBlock(const llvm::BasicBlock *block);
-  void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr);
+  void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr,
+                  UnknownCause cause = UnknownCause::Analysis);
 
   struct Access {
     const llvm::Instruction *inst;
@@ -353,9 +360,10 @@ private:
 };
 
 void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instruction *where,
-                                const llvm::DILocation *at) {
+                                const llvm::DILocation *at, UnknownCause cause) {
   Unknown unknown;
   unknown.reason = reason;
+  unknown.cause = cause;
   unknown.file = locationOf(where, &unknown.line, &unknown.column, source_.file);
   if (at)
     unknown.file = locate(at, &unknown.line, &unknown.column, source_.file);
@@ -446,7 +454,7 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
       return *same;
   }
   if (isa<llvm::LoadInst>(value) || isa<llvm::AtomicRMWInst>(value))
-    return unknownAtom("indirect index (depends on a value loaded from memory)", value);
+    return unknownAtom("indirect index (depends on a value loaded from memory)", value, UnknownCause::IndirectAccess);
   if (isa<llvm::CallInst>(value))
     return unknownAtom("index depends on a call result", value);
   return unknownAtom("index it cannot follow", value);
@@ -557,6 +565,7 @@ Linear KernelAnalysis::decompose(const Poly &p) {
         if (lin.known) {
           lin.known = false;
           lin.reason = atoms_[id].reason;
+          lin.cause = atoms_[id].cause;
           lin.where = atoms_[id].where;
         }
       } else if (isVariable(atoms_[id].kind)) {
@@ -956,6 +965,7 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   if (branch && branch->isConditional())
     dataDependent = dependsOnMemory(branch->getCondition(), seen, 0);
   model.kind = LoopModel::Unknown;
+  model.cause = dataDependent ? UnknownCause::DataDependentLoop : UnknownCause::Analysis;
   model.reason = dataDependent ? "data-dependent loop (trip count depends on values loaded from memory)"
                                : "loop trip count it cannot determine";
   return loops_[loop] = model;
@@ -1018,6 +1028,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     }
     case LoopModel::Unknown:
       count.reason = model.reason;
+      count.cause = model.cause;
       count.where = model.where;
       count.at = model.start;
       return count;
@@ -1225,7 +1236,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         } else if (auto *global = dyn_cast<llvm::GlobalVariable>(base)) {
           pointer = global->getName().str();
         } else {
-          addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst);
+          // A pointer loaded from memory (an array of pointers) is the source's indirection, not a limit of ours.
+          addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst, nullptr,
+                     isa<llvm::LoadInst>(base) ? UnknownCause::IndirectAccess : UnknownCause::Analysis);
           unknownDirection();
           continue;
         }
@@ -1244,6 +1257,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         }
         bool known = lin.known;
         std::string reason = lin.reason;
+        UnknownCause cause = lin.cause;
         const llvm::Instruction *where = &inst; // reported where the access is, whatever made it unknown
         const llvm::DILocation *whereLoop = nullptr;
         std::vector<Progression> progressions;
@@ -1295,6 +1309,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted) {
               known = false;
               reason = model.kind == LoopModel::Unknown ? model.reason : "index follows a loop it cannot bound";
+              cause = model.kind == LoopModel::Unknown ? model.cause : UnknownCause::Analysis;
               where = model.where;
               whereLoop = model.start;
               break;
@@ -1308,7 +1323,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               known = false;
         }
         if (!known) {
-          addUnknown(reason.empty() ? "address it cannot follow" : reason, where, whereLoop);
+          addUnknown(reason.empty() ? "address it cannot follow" : reason, where, whereLoop, cause);
           if (access.kind != std::string("store"))
             readKnown = false;
           if (access.kind != std::string("load"))
@@ -1507,7 +1522,7 @@ KernelEstimate KernelAnalysis::run() {
       continue;
     Count count = countBlock(&block);
     if (!count.value)
-      addUnknown(count.reason, count.where, count.at);
+      addUnknown(count.reason, count.where, count.at, count.cause);
     for (int b = 0; b < BucketCount; ++b) {
       if (flops[b] == 0 || !buckets[b])
         continue;
@@ -1568,6 +1583,7 @@ std::vector<KernelEstimate> countKernels(DeviceModule &device) {
                                                    : "kernel has no device code in this translation unit";
       unknown.file = source.file;
       unknown.line = source.line;
+      unknown.column = source.column;
       estimate.unknowns.push_back(unknown);
       estimates.push_back(std::move(estimate));
       continue;

@@ -55,6 +55,7 @@ constexpr const char *Usage =
     "  --json FILE           write the roofcheck.static/1 document to FILE\n"
     "  --sarif FILE          write the findings as SARIF 2.1.0 to FILE\n"
     "  --quiet               print the findings only, not the estimates\n"
+    "  --verbose             also print a note for every unknown (what the estimator could not follow)\n"
     "  --rules LIST          rule patterns applied after the configuration's: '-*,roofcheck-claim'\n"
     "  --config FILE         the configuration to use instead of the nearest .roofcheck.yaml\n"
     "  --ceilings FILE       roofcheck.ceilings/1, to check `bound` claims (else the configuration's)\n"
@@ -85,6 +86,7 @@ struct Options {
   std::string cudaPath;
   int jobs = 1;
   bool quiet = false;
+  bool verbose = false;
   bool changedFiles = false;
   bool listRules = false;
 };
@@ -121,6 +123,8 @@ Options parseOptions(int argc, char **argv) {
       options.changedFiles = true;
     } else if (arg == "--quiet" || arg == "-q") {
       options.quiet = true;
+    } else if (arg == "--verbose" || arg == "-v") {
+      options.verbose = true;
     } else if (arg == "--list-rules") {
       options.listRules = true;
     } else if (reader.is("--json")) {
@@ -266,11 +270,9 @@ FileResult lintFile(const std::string &file, const Options &options,
       arch = a.substr(16);
   roofcheck::lint::DeviceModule device = roofcheck::lint::compileDevice(line, source);
   if (device.kernels.empty()) {
-    if (options.changedFiles) {
-      result.skipped = "no __global__ kernel";
-      return result;
-    }
-    throw roofcheck::Error("no __global__ kernel in " + file + ": nothing to estimate");
+    // `roofcheck lint src/*.cu` meets host-only files: nothing to estimate there is not an error.
+    result.skipped = "no __global__ kernel";
+    return result;
   }
   std::vector<roofcheck::lint::KernelSource> chosen;
   for (const roofcheck::lint::KernelSource &k : device.kernels)
@@ -465,9 +467,13 @@ int lint(int argc, char **argv) {
   std::set<std::string> seenKernels;
   std::set<std::string> seenFindings;
   int suppressed = 0, linted = 0, skipped = 0;
-  for (FileResult &r : results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    FileResult &r = results[i];
     if (!r.skipped.empty()) {
       ++skipped;
+      if (!options.changedFiles)
+        std::fprintf(stderr, "roofcheck-lint: note: %s: %s, nothing to estimate\n", options.files[i].c_str(),
+                     r.skipped.c_str());
       continue;
     }
     ++linted;
@@ -505,8 +511,11 @@ int lint(int argc, char **argv) {
     roofcheck::saveStaticFile(*options.jsonPath, document);
   if (!options.quiet)
     std::cout << roofcheck::lint::renderText(document);
-  std::cout << roofcheck::lint::renderDiagnostics(findings, sources) << std::flush;
-  if (!findings.empty() || suppressed > 0 || skipped > 0) {
+  std::cout << roofcheck::lint::renderDiagnostics(findings, sources);
+  if (options.verbose)
+    std::cout << roofcheck::lint::renderUnknownNotes(document);
+  std::cout << std::flush;
+  if (!findings.empty() || suppressed > 0 || (skipped > 0 && options.changedFiles)) {
     int errors = 0;
     for (const roofcheck::lint::Finding &f : findings)
       errors += f.severity == roofcheck::lint::Severity::Error;

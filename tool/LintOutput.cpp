@@ -113,4 +113,13 @@ std::string renderText(const StaticDocument &document) {
   return out.str();
 }
 
+std::string renderUnknownNotes(const StaticDocument &document) {
+  std::ostringstream out;
+  for (const StaticKernel &k : document.kernels)
+    for (const Unknown &u : k.unknowns)
+      out << u.file << ":" << u.line << ":" << u.column << ": note: kernel '" << k.name << "': " << u.reason
+          << " [unknown: " << unknownCauseName(u.cause) << "]\n";
+  return out.str();
+}
+
 } // namespace roofcheck::lint

@@ -20,4 +20,8 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
 /// Compiler-style text: "file:line: kernel NAME" then one indented line per quantity, access and unknown.
 std::string renderText(const StaticDocument &document);
 
+/// --verbose: one compiler-style note per unknown, "file:line:column: note: kernel 'NAME': cannot bound ...:
+/// REASON [unknown: CAUSE]", so that an editor can jump to what the estimator could not follow.
+std::string renderUnknownNotes(const StaticDocument &document);
+
 } // namespace roofcheck::lint

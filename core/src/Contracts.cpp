@@ -181,7 +181,11 @@ Json toJson(const StaticDocument &doc) {
                           {"coalesced", optionalJson(a.coalesced)}});
     Json unknowns = Json::array();
     for (const Unknown &u : k.unknowns)
-      unknowns.push_back({{"reason", u.reason}, {"file", u.file}, {"line", u.line}, {"column", u.column}});
+      unknowns.push_back({{"reason", u.reason},
+                          {"file", u.file},
+                          {"line", u.line},
+                          {"column", u.column},
+                          {"cause", unknownCauseName(u.cause)}});
     Json claims = Json::array();
     for (const ClaimSource &c : k.claims)
       claims.push_back({{"text", c.text}, {"file", c.file}, {"line", c.line}, {"column", c.column}});
@@ -209,6 +213,18 @@ Json toJson(const StaticDocument &doc) {
                        {"claims", claims}});
   }
   return Json{{"schema", StaticSchema}, {"generator", doc.generator}, {"arch", doc.arch}, {"kernels", kernels}};
+}
+
+std::string unknownCauseName(UnknownCause cause) {
+  switch (cause) {
+  case UnknownCause::DataDependentLoop:
+    return "data-dependent-loop";
+  case UnknownCause::IndirectAccess:
+    return "indirect-access";
+  case UnknownCause::Analysis:
+    break;
+  }
+  return "analysis";
 }
 
 StaticDocument staticFromJson(const Json &json, const std::string &source) {
@@ -246,8 +262,20 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
       a.coalesced = optionalBoolean(ar, "coalesced");
       k.accesses.push_back(std::move(a));
     }
-    for (const FieldReader &ur : kr.array("unknowns"))
-      k.unknowns.push_back({ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column")});
+    for (const FieldReader &ur : kr.array("unknowns")) {
+      Unknown u{ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column")};
+      // Files written before the field existed name no cause: the analyser's, as every unknown then was reported.
+      std::string cause = ur.optionalString("cause").value_or(unknownCauseName(UnknownCause::Analysis));
+      bool named = false;
+      for (UnknownCause c : {UnknownCause::Analysis, UnknownCause::DataDependentLoop, UnknownCause::IndirectAccess})
+        if (cause == unknownCauseName(c)) {
+          u.cause = c;
+          named = true;
+        }
+      if (!named)
+        ur.fail("cause", "must be \"analysis\", \"data-dependent-loop\" or \"indirect-access\", found \"" + cause + "\"");
+      k.unknowns.push_back(std::move(u));
+    }
     for (const FieldReader &cr : kr.optionalArray("claims"))
       k.claims.push_back({cr.string("text"), cr.string("file"), intField(cr, "line"), intField(cr, "column")});
     doc.kernels.push_back(std::move(k));

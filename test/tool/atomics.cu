@@ -1,6 +1,6 @@
 // Atomics: the updated location counts once as read and once as written; the atomic's own add is not a
 // FLOP (Nsight Compute does not count it either). An atomic at a loaded index is unknown.
-// RUN: not roofcheck-lint %s --grid 4 --block 256 --arg n=1000 --arg nbins=64 | FileCheck %s
+// RUN: roofcheck-lint --verbose %s --grid 4 --block 256 --arg n=1000 --arg nbins=64 | FileCheck %s
 //
 // dot: 1000 products (fmul) -> fp32 = 1000; x, y: 8000 B, plus *result read once = 8004; write 4.
 __global__ void dot(const float *x, const float *y, float *result, int n) {
@@ -29,4 +29,4 @@ __global__ void histogram(const int *data, int *hist, int n, int nbins) {
 // CHECK: bytes.read unknown
 // CHECK: bytes.write unknown
 // CHECK: atomics.cu:18:{{[0-9]+}}: unknown: indirect index
-// CHECK: atomics.cu:18:7: warning: cannot bound the bytes of kernel 'histogram': indirect index {{.*}} [roofcheck-unbounded-work]
+// CHECK: atomics.cu:18:7: note: kernel 'histogram': indirect index {{.*}} [unknown: indirect-access]

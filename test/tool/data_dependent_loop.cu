@@ -26,4 +26,4 @@ __global__ void halve_until_small(const float *in, float *out, int *steps, int n
 // CHECK: bytes.write {{.*}} = 8000{{$}}
 // CHECK: intensity.ideal unknown
 // CHECK: data_dependent_loop.cu:12:{{[0-9]+}}: unknown: data-dependent loop
-// CHECK: data_dependent_loop.cu:12:5: warning: cannot bound the FLOPs of kernel 'halve_until_small': data-dependent loop {{.*}} [roofcheck-unbounded-work]
+// CHECK: data_dependent_loop.cu:12:5: warning: the work of kernel 'halve_until_small' depends on data: data-dependent loop {{.*}} [roofcheck-unbounded-work]

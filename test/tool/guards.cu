@@ -1,5 +1,5 @@
 // Guards bound the active threads: early returns, `==`/`!=` tests and block-level conditions.
-// RUN: not roofcheck-lint %s --grid 8 --block 128 --arg n=1000 --arg m=5 | FileCheck %s
+// RUN: roofcheck-lint --verbose %s --grid 8 --block 128 --arg n=1000 --arg m=5 | FileCheck %s
 //
 // interior: threads i in [0, 8*128) = [0, 1024); `i >= n - 1` returns, `i == 0` returns, so the
 // multiply runs for i in [1, n - 1) = [1, 999): min(n - 1, 1024) - 1 = 998 threads.
@@ -51,4 +51,4 @@ __global__ void flagged(const float *x, float *y, const float *z, float *w, int 
 // CHECK: bytes.write unknown
 // CHECK: load z: stride 4 B, 4 sectors/request, coalesced
 // CHECK: guards.cu:33:{{[0-9]+}}: unknown: branch on a parameter value
-// CHECK: guards.cu:33:13: warning: cannot bound the FLOPs and bytes of kernel 'flagged': branch on a parameter value {{.*}} [roofcheck-unbounded-work]
+// CHECK: guards.cu:33:13: note: kernel 'flagged': branch on a parameter value {{.*}} [unknown: analysis]

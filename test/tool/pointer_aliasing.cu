@@ -1,7 +1,7 @@
 // Pointers are followed back to the kernel parameter they come from; each parameter's footprint is
 // counted on its own (two parameters that alias at run time are counted twice: the source cannot say).
 // A pointer chosen at run time between two parameters cannot be followed: unknown, bytes null.
-// RUN: not roofcheck-lint %s --grid 4 --block 256 --arg n=1000 | FileCheck %s
+// RUN: roofcheck-lint --verbose %s --grid 4 --block 256 --arg n=1000 | FileCheck %s
 //
 // in_place: x read and written, y read: read = 4000 + 4000 = 8000, write = 4000, fp32 = 1000.
 __global__ void in_place(float *x, const float *y, int n) {
@@ -34,4 +34,4 @@ __global__ void either(float *a, float *b, int flag, int n) {
 // CHECK-LABEL: kernel either
 // CHECK: bytes.write unknown
 // CHECK: unknown: pointer it cannot follow (store)
-// CHECK: pointer_aliasing.cu:26:10: warning: cannot bound the bytes written of kernel 'either': pointer it cannot follow (store) [roofcheck-unbounded-work]
+// CHECK: pointer_aliasing.cu:26:10: note: kernel 'either': pointer it cannot follow (store) [unknown: analysis]

@@ -6,38 +6,20 @@
 namespace roofcheck::lint {
 
 std::string UnboundedWorkRule::summary() const {
-  return "The estimator could not bound the kernel's FLOPs or bytes (a loop that depends on data, an index it "
-         "cannot follow, a body it could not compile); says why and where.";
+  return "A loop whose trip count the source makes depend on values loaded from memory: the kernel's work has no "
+         "bound in its parameters and launch sizes; says where.";
 }
 
 void UnboundedWorkRule::check(const KernelContext &context, const RuleSettings &, std::vector<Finding> &out) const {
   const KernelEstimate &e = context.estimate;
-  const KernelSource &source = e.source;
-  SourceSpan kernelName{source.file, source.line, source.column, source.column + 1};
-  if (!source.notAnalysed.empty()) {
-    out.push_back(finding(kernelName,
-                          "kernel '" + source.name + "' was not analysed: its body does not compile for the device (" +
-                              source.notAnalysed + ")",
-                          context));
-    return;
-  }
-  std::string missing;
-  if (!e.total)
-    missing = "FLOPs";
-  if (!e.read || !e.write)
-    missing += std::string(missing.empty() ? "" : " and ") + (!e.read && !e.write ? "bytes" : !e.read ? "bytes read" : "bytes written");
-  if (missing.empty())
-    return;
-  if (e.unknowns.empty()) {
-    out.push_back(finding(kernelName, "cannot bound the " + missing + " of kernel '" + source.name + "'", context));
-    return;
-  }
-  std::set<std::tuple<std::string, int, int>> reported; // one finding per place, with its first reason
+  // What the analyser cannot follow is its own limit, listed in the kernel's unknowns (and as notes under
+  // --verbose), never a finding about the user's code.
+  std::set<std::tuple<std::string, int, int>> reported; // one finding per loop
   for (const Unknown &unknown : e.unknowns)
-    if (reported.emplace(unknown.file, unknown.line, unknown.column).second)
+    if (unknown.cause == UnknownCause::DataDependentLoop &&
+        reported.emplace(unknown.file, unknown.line, unknown.column).second)
       out.push_back(finding({unknown.file, unknown.line, unknown.column, unknown.column + 1},
-                          "cannot bound the " + missing + " of kernel '" + source.name + "': " + unknown.reason,
-                          context));
+                            "the work of kernel '" + e.source.name + "' depends on data: " + unknown.reason, context));
 }
 
 } // namespace roofcheck::lint

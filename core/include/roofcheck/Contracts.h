@@ -72,12 +72,20 @@ struct GlobalAccess {
   std::optional<bool> coalesced;
 };
 
+/// Why a quantity is unknown: the source makes it depend on values in memory (a loop whose trip count is
+/// loaded, an index read from memory), or the analyser cannot follow what the source says.
+enum class UnknownCause { Analysis, DataDependentLoop, IndirectAccess };
+
 struct Unknown {
   std::string reason; ///< "data-dependent loop", "indirect index", ...
   std::string file;
   int line = 0;
   int column = 0;
+  UnknownCause cause = UnknownCause::Analysis;
 };
+
+/// "analysis", "data-dependent-loop", "indirect-access" (the `cause` of roofcheck.static/1).
+std::string unknownCauseName(UnknownCause cause);
 
 /// A claim comment found next to the kernel (parsed and checked by Claims.h).
 struct ClaimSource {

@@ -1,7 +1,9 @@
-// roofcheck-unbounded-work (docs/rules/roofcheck-unbounded-work.md): where the estimator cannot bound a
-// kernel's FLOPs or bytes, it says why and where.
+// roofcheck-unbounded-work (docs/rules/roofcheck-unbounded-work.md): a loop whose trip count depends on values
+// loaded from memory. What the estimator cannot follow is an unknown of the kernel, not a finding.
 // RUN: not roofcheck-lint --quiet %s --grid 4 --block 256 --arg n=1000 2>/dev/null \
 // RUN:   | FileCheck %s --implicit-check-not=warning: --implicit-check-not=note:
+// RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 --json %t.json >/dev/null 2>&1 || true
+// RUN: FileCheck --check-prefix=JSON %s < %t.json
 
 // The loop runs until a value read from memory says stop.
 __global__ void until_small(float *x, int n) {
@@ -9,18 +11,18 @@ __global__ void until_small(float *x, int n) {
   if (i < n) {
     float v = x[i];
     while (v > 1.0f)
-    // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: cannot bound the FLOPs of kernel 'until_small': data-dependent loop (trip count depends on values loaded from memory) [roofcheck-unbounded-work]
+    // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: the work of kernel 'until_small' depends on data: data-dependent loop (trip count depends on values loaded from memory) [roofcheck-unbounded-work]
       v *= 0.5f;
     x[i] = v;
   }
 }
 
-// Where the store lands depends on a value loaded from memory.
+// Where the store lands depends on a value loaded from memory: the bytes are unknown (the footprint is the
+// data's), the work is bounded. An unknown, not a finding.
 __global__ void scatter(const int *index, const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[index[i]] = in[i];
-  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: cannot bound the bytes written of kernel 'scatter': indirect index {{.*}} [roofcheck-unbounded-work]
 }
 
 // Bounded: not reported.
@@ -29,3 +31,6 @@ __global__ void bounded(const float *in, float *out, int n) {
   for (int k = 0; k < 4 && i < n; ++k)
     out[i] += in[i];
 }
+
+// JSON: "cause": "data-dependent-loop"
+// JSON: "cause": "indirect-access"
