@@ -473,8 +473,10 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
   }
   case llvm::scTruncate: {
     auto *cast_ = cast<llvm::SCEVCastExpr>(scev);
-    // Truncation to a narrow type is a modulo (x & 31 becomes zext(trunc x to i5)): not affine.
-    if (cast_->getType()->getIntegerBitWidth() < 32)
+    // Truncation to a narrow type is a modulo (x & 31 becomes zext(trunc x to i5)): not affine. A few bits
+    // less than 32 come from shifting an index and back ((i << 2) >> 2, an int index scaled by 4 and divided
+    // again): the identity, under the same no-overflow assumption as the extensions below.
+    if (cast_->getType()->getIntegerBitWidth() < 24)
       result = unknownAtom("non-affine index (bit masking)", nullptr);
     else
       result = toPoly(cast_->getOperand());
@@ -663,40 +665,48 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   if (!lhs.iters.empty() || !rhs.iters.empty() || !rhs.axes.empty())
     return;
   Poly width = lhs.widths.count(axis) ? lhs.widths[axis] : Poly();
-  Poly bound = rhs.invariant - lhs.invariant; // axis·coeff PRED bound
-  if (coeff == Poly::constant(-1)) {
+  Poly bound = rhs.invariant - lhs.invariant; // axis·k PRED bound
+  Poly offset = lhs.invariant;
+  // A scaled index (i = (blockIdx.x * blockDim.x + threadIdx.x) * 8; if (i < n)) bounds the axis by n / 8.
+  std::optional<int64_t> k = coeff.asConstant();
+  if (!k || *k == 0)
+    return;
+  if (*k < 0) {
     if (!llvm::CmpInst::isSigned(pred) && !llvm::CmpInst::isEquality(pred))
       return;
     bound = bound.scaled(-1);
+    offset = offset.scaled(-1);
+    k = -*k;
     pred = llvm::CmpInst::getSwappedPredicate(pred);
-  } else if (!(coeff == Poly::constant(1))) {
-    return;
   }
+  auto floorDiv = [&](const Poly &p) { return *k == 1 ? p : opaque(toExpr(p) / Expr::integer(*k)); };
+  auto ceilDiv = [&](const Poly &p) { return *k == 1 ? p : opaque(Expr::ceilDiv(toExpr(p), Expr::integer(*k))); };
   Constraint c;
   c.axis = axis;
   c.width = width;
   switch (pred) {
   case llvm::CmpInst::ICMP_ULT:
   case llvm::CmpInst::ICMP_ULE:
-    // (axis + k) <u bound also says axis + k >= 0 (range checks folded by instcombine)
-    if (!lhs.invariant.isZero())
-      c.lower = lhs.invariant.scaled(-1);
+    // (axis·k + c) <u bound also says axis·k + c >= 0 (range checks folded by instcombine)
+    if (!offset.isZero())
+      c.lower = ceilDiv(offset.scaled(-1));
     [[fallthrough]];
   case llvm::CmpInst::ICMP_SLT:
   case llvm::CmpInst::ICMP_SLE:
-    c.upper = pred == llvm::CmpInst::ICMP_SLE || pred == llvm::CmpInst::ICMP_ULE ? bound + Poly::constant(1) : bound;
+    c.upper = pred == llvm::CmpInst::ICMP_SLE || pred == llvm::CmpInst::ICMP_ULE ? floorDiv(bound) + Poly::constant(1)
+                                                                                 : ceilDiv(bound);
     break;
   case llvm::CmpInst::ICMP_SGT:
   case llvm::CmpInst::ICMP_UGT:
-    c.lower = bound + Poly::constant(1);
+    c.lower = floorDiv(bound) + Poly::constant(1);
     break;
   case llvm::CmpInst::ICMP_SGE:
   case llvm::CmpInst::ICMP_UGE:
-    c.lower = bound;
+    c.lower = ceilDiv(bound);
     break;
   case llvm::CmpInst::ICMP_EQ:
-    c.lower = bound;
-    c.upper = bound + Poly::constant(1);
+    c.lower = ceilDiv(bound);
+    c.upper = floorDiv(bound) + Poly::constant(1);
     break;
   case llvm::CmpInst::ICMP_NE:
     // index != 0 on an index that starts at 0 (instcombine's form of index > 0)
@@ -1372,6 +1382,11 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
 
   std::optional<Expr> read = Expr::integer(0), write = Expr::integer(0);
   std::optional<Expr> predictedRead = Expr::integer(0), predictedWrite = Expr::integer(0);
+  struct UnitedBox {
+    bool write;
+    Expr run, footprint, predicted;
+  };
+  std::map<std::string, UnitedBox> boxes;
   for (auto &[key, group] : groups) {
     // Offsets that differ by whole steps of one progression widen that progression (stencil neighbours);
     // offsets that differ by less than the smallest stride form one wider element (the .x and .y of a
@@ -1379,6 +1394,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     std::vector<Poly> pending = group.offsets;
     std::vector<Expr> footprints;
     int64_t element = group.elementBytes;
+    int64_t elementStart = 0; // where a widened element begins, relative to the first offset
+    bool singleBox = false;   // every offset is the same: the footprint is one box
     std::optional<int64_t> smallestStride;
     for (const Progression &p : group.progressions)
       if (auto s = p.stride.asConstant(); s && *s > 0 && (!smallestStride || *s < *smallestStride))
@@ -1398,6 +1415,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         int64_t hi = *std::max_element(deltas.begin(), deltas.end());
         if (hi - lo + element <= *smallestStride) {
           element = hi - lo + element;
+          elementStart = lo;
           pending = {pending.front()};
         }
       }
@@ -1453,6 +1471,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       } else {
         footprints.push_back(product(std::nullopt)); // one widened progression, or the bounding box
       }
+      singleBox = footprints.size() == 1 && rest.empty() && spans.empty();
       pending = rest;
     }
     // Accesses merged into one wider element are one request pattern: report them with that width.
@@ -1462,25 +1481,57 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     for (const Expr &e : footprints)
       footprint = footprint + e;
     footprint = footprint.simplified();
-    // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s > element bytes between
-    // neighbouring threads each element drags min(s, 32) bytes along.
+    // The contiguous run each thread covers: the element, widened by a progression that steps by exactly one
+    // element (a loop over consecutive elements, the float4 lanes of a vector loop).
+    Expr run = Expr::integer(element);
+    std::optional<int64_t> constantRun = element;
+    std::vector<Progression> outer;
+    for (const Progression &p : group.progressions) {
+      if (constantRun && p.stride.asConstant() == element && run.kind() == Expr::Kind::Integer) {
+        run = (run * p.count).simplified();
+        constantRun = run.kind() == Expr::Kind::Integer ? std::optional<int64_t>(run.integerValue()) : std::nullopt;
+        continue;
+      }
+      outer.push_back(p);
+    }
+    // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s between neighbouring
+    // threads larger than the run r each thread covers, each run drags min(s, 32) / r times its bytes along.
     Expr predicted = footprint;
-    if (group.strideX) {
+    if (group.strideX && constantRun && *constantRun < 32) {
       std::optional<int64_t> s = group.strideX->asConstant();
       if (s && *s < 0)
         s = -*s;
-      if (s && *s > element)
-        predicted = (footprint * Expr::integer(std::min<int64_t>(*s, 32)) / Expr::integer(element)).simplified();
+      if (s && *s > *constantRun)
+        predicted = (footprint * Expr::integer(std::min<int64_t>(*s, 32)) / Expr::integer(*constantRun)).simplified();
       else if (!s)
-        predicted = (footprint * Expr::min(toExpr(*group.strideX), Expr::integer(32)) / Expr::integer(element)).simplified();
+        predicted = (footprint * Expr::min(toExpr(*group.strideX), Expr::integer(32)) / Expr::integer(*constantRun))
+                        .simplified();
     }
-    if (group.write) {
-      write = *write + footprint;
-      predictedWrite = *predictedWrite + predicted;
-    } else {
-      read = *read + footprint;
-      predictedRead = *predictedRead + predicted;
+    if (!singleBox) {
+      (group.write ? write : read) = *(group.write ? write : read) + footprint;
+      (group.write ? predictedWrite : predictedRead) = *(group.write ? predictedWrite : predictedRead) + predicted;
+      continue;
     }
+    // One box: the same rows read in several passes, with another width or loop shape (a float4 pass and a
+    // scalar pass), are one footprint. Boxes that start at the same offset and share their outer
+    // progressions are unioned: the longer run covers the shorter.
+    std::string boxKey = group.pointer + (group.write ? " w " : " r ") +
+                         toExpr(group.offsets.front() + Poly::constant(elementStart)).str();
+    for (const Progression &p : outer)
+      boxKey += ";" + toExpr(p.stride).str() + "|" + p.count.str();
+    Expr outerCount = Expr::integer(1);
+    for (const Progression &p : outer)
+      outerCount = outerCount * p.count;
+    auto [box, fresh] = boxes.try_emplace(boxKey, UnitedBox{group.write, run, footprint, predicted});
+    if (!fresh) {
+      box->second.run = Expr::max(box->second.run, run).simplified();
+      box->second.footprint = (box->second.run * outerCount).simplified();
+      box->second.predicted = Expr::max(box->second.predicted, predicted).simplified();
+    }
+  }
+  for (const auto &[key, box] : boxes) {
+    (box.write ? write : read) = *(box.write ? write : read) + box.footprint;
+    (box.write ? predictedWrite : predictedRead) = *(box.write ? predictedWrite : predictedRead) + box.predicted;
   }
   if (readKnown) {
     estimate.read = read->simplified();
