@@ -334,6 +334,10 @@ private:
     std::string unknown; ///< why the access cannot be counted; empty when it can
   };
   std::vector<Access> accessesOf(const llvm::Instruction &inst);
+  /// The address's offset in bytes from the object it points into (a parameter, a global), through address
+  /// space casts (__ldg reads through a global-space cast of a generic pointer, which ScalarEvolution treats
+  /// as a new base).
+  const llvm::SCEV *byteOffset(const llvm::Value *pointer);
   /// Whether a pointer addresses on-chip memory (shared, constant, local, a by-value parameter).
   static bool onChip(const llvm::Value *pointer);
   /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
@@ -1162,6 +1166,21 @@ std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instr
   return out;
 }
 
+const llvm::SCEV *KernelAnalysis::byteOffset(const llvm::Value *pointer) {
+  const llvm::SCEV *address = se_.getSCEV(const_cast<llvm::Value *>(pointer));
+  const llvm::SCEV *base = se_.getPointerBase(address);
+  const llvm::SCEV *offset = se_.getMinusSCEV(address, base);
+  auto *unknown = dyn_cast<llvm::SCEVUnknown>(base);
+  auto *cast = unknown ? dyn_cast<llvm::AddrSpaceCastOperator>(unknown->getValue()) : nullptr;
+  if (!cast || isa<llvm::SCEVCouldNotCompute>(offset))
+    return offset;
+  const llvm::SCEV *inner = byteOffset(cast->getPointerOperand());
+  if (isa<llvm::SCEVCouldNotCompute>(inner))
+    return inner;
+  llvm::Type *wide = se_.getWiderType(offset->getType(), inner->getType());
+  return se_.getAddExpr(se_.getNoopOrSignExtend(offset, wide), se_.getNoopOrSignExtend(inner, wide));
+}
+
 bool KernelAnalysis::onChip(const llvm::Value *pointer) {
   unsigned space = pointer->getType()->getPointerAddressSpace();
   if (space == AddressSpace::Shared || space == AddressSpace::Constant || space == AddressSpace::Local ||
@@ -1258,8 +1277,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         counted.access.file = locationOf(&inst, &counted.access.line, &counted.access.column, source_.file);
         counted.elementBytes = access.bytes;
 
-        const llvm::SCEV *address = se_.getSCEV(const_cast<llvm::Value *>(access.address));
-        const llvm::SCEV *offset = se_.getMinusSCEV(address, se_.getPointerBase(address));
+        const llvm::SCEV *offset = byteOffset(access.address);
         Linear lin = isa<llvm::SCEVCouldNotCompute>(offset) ? Linear{} : decompose(toPoly(offset));
         if (isa<llvm::SCEVCouldNotCompute>(offset)) {
           lin.known = false;

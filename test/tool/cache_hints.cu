@@ -3,6 +3,7 @@
 // RUN: roofcheck-lint %s --grid 8 --block 128 --arg n=1000 | FileCheck %s
 //
 // Each kernel touches n = 1000 elements (1024 threads): int4 and float4 move 16 B each way, float 4 B.
+#include <cuda_pipeline.h>
 
 __global__ void streaming_copy(int4 *out, const int4 *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -37,6 +38,25 @@ __global__ void written_in_ptx(float *out, const float *in, int n) {
   }
 }
 
+// __ldg reads through a cast of the pointer to the global space: the same footprint, per thread.
+__global__ void read_only_path(float4 *out, const float4 *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = __ldg(in + i);
+}
+
+// An asynchronous copy into shared memory reads 16 global bytes per thread (cuda_pipeline.h, inline PTX).
+__global__ void async_copy(float *out, const float4 *in, int n) {
+  __shared__ float4 tile[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    __pipeline_memcpy_async(&tile[threadIdx.x], in + i, sizeof(float4));
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    out[i] = tile[threadIdx.x].y;
+  }
+}
+
 // CHECK-LABEL: kernel streaming_copy
 // CHECK: bytes.read 16 * min(n, blockDim.x * gridDim.x) = 16000{{$}}
 // CHECK: bytes.write 16 * min(n, blockDim.x * gridDim.x) = 16000{{$}}
@@ -57,4 +77,9 @@ __global__ void written_in_ptx(float *out, const float *in, int n) {
 // CHECK: flops.fp32 {{.*}} = 1000{{$}}
 // CHECK: bytes.read {{.*}} = 4000{{$}}
 // CHECK: bytes.write {{.*}} = 4000{{$}}
+// CHECK-LABEL: kernel read_only_path
+// CHECK: bytes.read 16 * min(n, blockDim.x * gridDim.x) = 16000{{$}}
+// CHECK-LABEL: kernel async_copy
+// CHECK: bytes.read 16 * min(n, blockDim.x * gridDim.x) = 16000{{$}}
+// CHECK: bytes.write 4 * min(n, blockDim.x * gridDim.x) = 4000{{$}}
 // CHECK-NOT: unknown:
