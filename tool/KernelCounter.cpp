@@ -853,6 +853,13 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop);
   if (!isa<llvm::SCEVCouldNotCompute>(taken)) {
     Poly trips = toPoly(taken) + Poly::constant(1);
+    // A rotated loop `for (k = 0; k < n; k += 16)` runs (n - 1) / 16 + 1 times once entered: ceil_div(n, 16).
+    if (auto *div = dyn_cast<llvm::SCEVUDivExpr>(taken)) {
+      auto *step = dyn_cast<llvm::SCEVConstant>(div->getRHS());
+      Poly numerator = toPoly(div->getLHS()) + Poly::constant(1);
+      if (step && !step->isZero() && invariant(numerator))
+        trips = opaque(Expr::ceilDiv(toExpr(numerator), Expr::integer(step->getAPInt().getSExtValue())));
+    }
     Linear lin = decompose(trips);
     if (lin.known && lin.axes.empty() && lin.iters.empty()) {
       model.kind = LoopModel::Counted;

@@ -365,9 +365,9 @@ std::vector<std::string> deviceCommandLine(const std::vector<std::string> &userF
   // Host code is checked only when it is emitted, as nvcc does: a host template that calls a host-only
   // overload, or clock() in a host function, is not an error of the device compilation.
   line.push_back("-fgpu-defer-diag");
-  // The counting engine's pipeline: O2 simplification (inlining, SROA, mem2reg, instcombine, loop
-  // canonicalisation) without unrolling or vectorisation, so loops stay loops; line tables for locations.
-  for (const char *flag : {"-O2", "-fno-unroll-loops", "-fno-vectorize", "-fno-slp-vectorize", "-gline-tables-only"})
+  // O2 code generation (TBAA, lifetime markers, no optnone) without clang's optimisation pipeline: the
+  // counting engine runs its own, lighter one (DeviceCompiler.cpp); line tables for locations.
+  for (const char *flag : {"-O2", "-Xclang", "-disable-llvm-passes", "-gline-tables-only"})
     line.push_back(flag);
   // Warnings of the user's code are not ours to report; errors still are.
   line.push_back("-w");
