@@ -171,7 +171,7 @@ struct Constraint {
 
 struct LoopModel {
   enum Kind { Counted, Cover, Halving, Unknown } kind = Unknown;
-  Poly trips;       ///< Counted
+  Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
   AxisKey axis;     ///< Cover: the loop walks axis + k * extent(axis) from base up to bound
   Poly width, base, bound;
   Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
@@ -850,6 +850,42 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   model.iterAtom = iterAtom(loop).terms.begin()->first.front();
   model.start = loop->getStartLoc().get();
 
+  // Tree reductions: for (s = start; s > 0; s >>= 1), first: ScalarEvolution counts the trips of a constant
+  // start, but a `threadIdx < s` guard inside makes the work per trip shrink with s.
+  if (llvm::BasicBlock *latch = loop->getLoopLatch()) {
+    for (const llvm::PHINode &phi : loop->getHeader()->phis()) {
+      auto *next = dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
+      if (!next || next->getOperand(0) != &phi)
+        continue;
+      auto *amount = dyn_cast<llvm::ConstantInt>(next->getOperand(1));
+      bool halves = amount && (((next->getOpcode() == llvm::Instruction::LShr || next->getOpcode() == llvm::Instruction::AShr) &&
+                                amount->isOne()) ||
+                               ((next->getOpcode() == llvm::Instruction::UDiv || next->getOpcode() == llvm::Instruction::SDiv) &&
+                                amount->equalsInt(2)));
+      if (!halves || phi.getNumIncomingValues() != 2)
+        continue;
+      unsigned entry = phi.getIncomingBlock(0) == latch ? 1 : 0;
+      if (loop->contains(phi.getIncomingBlock(entry)))
+        continue;
+      Poly start = toPoly(se_.getSCEV(phi.getIncomingValue(entry)));
+      if (!invariant(start))
+        continue;
+      halvingPhis_[&phi] = loop;
+      polys_.clear(); // SCEVs that saw this phi as an unknown value must now see the halving variable
+      model.kind = LoopModel::Halving;
+      model.halvingStart = start;
+      // Without a `threadIdx < s` guard every thread runs every trip: the trip count, where it has one.
+      if (const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop); !isa<llvm::SCEVCouldNotCompute>(taken))
+        if (Poly trips = toPoly(taken) + Poly::constant(1); invariant(trips))
+          model.trips = trips;
+      char key[64];
+      std::snprintf(key, sizeof key, "halving:%p", static_cast<const void *>(loop));
+      Atom atom = makeAtom(AtomKind::HalvingIV, -1, loop, Expr());
+      model.iterAtom = intern(key, atom);
+      return loops_[loop] = model;
+    }
+  }
+
   const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop);
   if (!isa<llvm::SCEVCouldNotCompute>(taken)) {
     Poly trips = toPoly(taken) + Poly::constant(1);
@@ -875,7 +911,12 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   auto *cmp = branch && branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
   if (cmp && se_.isSCEVable(cmp->getOperand(0)->getType())) {
     for (int side = 0; side < 2 && model.kind == LoopModel::Unknown; ++side) {
-      auto *rec = dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(cmp->getOperand(side)));
+      // `col < ncols` with an int column and an int64_t bound compares sext(col): look through the extension
+      // (indices do not overflow in a valid launch, as everywhere else).
+      const llvm::SCEV *tested = se_.getSCEV(cmp->getOperand(side));
+      while (auto *cast = dyn_cast<llvm::SCEVIntegralCastExpr>(tested))
+        tested = cast->getOperand();
+      auto *rec = dyn_cast<llvm::SCEVAddRecExpr>(tested);
       const llvm::SCEV *other = se_.getSCEV(cmp->getOperand(1 - side));
       if (!rec || rec->getLoop() != loop || !rec->isAffine() || !se_.isLoopInvariant(other, loop))
         continue;
@@ -950,37 +991,6 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
     }
   }
 
-  // Tree reductions: for (s = start; s > 0; s >>= 1).
-  if (llvm::BasicBlock *latch = loop->getLoopLatch()) {
-    for (const llvm::PHINode &phi : loop->getHeader()->phis()) {
-      auto *next = dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
-      if (!next || next->getOperand(0) != &phi)
-        continue;
-      auto *amount = dyn_cast<llvm::ConstantInt>(next->getOperand(1));
-      bool halves = amount && (((next->getOpcode() == llvm::Instruction::LShr || next->getOpcode() == llvm::Instruction::AShr) &&
-                                amount->isOne()) ||
-                               ((next->getOpcode() == llvm::Instruction::UDiv || next->getOpcode() == llvm::Instruction::SDiv) &&
-                                amount->equalsInt(2)));
-      if (!halves || phi.getNumIncomingValues() != 2)
-        continue;
-      unsigned entry = phi.getIncomingBlock(0) == latch ? 1 : 0;
-      if (loop->contains(phi.getIncomingBlock(entry)))
-        continue;
-      Poly start = toPoly(se_.getSCEV(phi.getIncomingValue(entry)));
-      if (!invariant(start))
-        continue;
-      halvingPhis_[&phi] = loop;
-      polys_.clear(); // SCEVs that saw this phi as an unknown value must now see the halving variable
-      model.kind = LoopModel::Halving;
-      model.halvingStart = start;
-      char key[64];
-      std::snprintf(key, sizeof key, "halving:%p", static_cast<const void *>(loop));
-      Atom atom = makeAtom(AtomKind::HalvingIV, -1, loop, Expr());
-      model.iterAtom = intern(key, atom);
-      return loops_[loop] = model;
-    }
-  }
-
   std::set<const llvm::Value *> seen;
   bool dataDependent = false;
   if (branch && branch->isConditional())
@@ -1036,11 +1046,15 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       for (const Constraint &c : constraints)
         if (c.halvingAtom == model.iterAtom)
           guard = &c;
-      if (!guard) {
+      if (!guard && model.trips.isZero()) {
         count.reason = "halving loop whose trip count has no closed form";
         count.where = model.where;
         count.at = model.start;
         return count;
+      }
+      if (!guard) {
+        factor = factor * toExpr(model.trips);
+        break;
       }
       // threadIdx < s for s = start, start/2, ..., 1: start + start/2 + ... + 1 = 2*start - 1 threads
       // (start a power of two no larger than the block, as tree reductions are written).
