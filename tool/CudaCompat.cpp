@@ -12,6 +12,56 @@ const char *const CudaCompatHeader = R"(#pragma once
 extern "C" __host__ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                                                   cudaStream_t stream = 0);
 #endif
+// nvcc's version macros, which code tests in #if and prints from host code; derived from the toolkit's own
+// CUDA_VERSION (13000 for 13.0), as nvcc's match its toolkit. The build number is not known here: 0.
+#if defined(CUDA_VERSION) && !defined(__CUDACC_VER_MAJOR__)
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
+// nvcc's atomic built-ins (CUDA 12.8), which code reaches once the version macros say nvcc 12.8 or later:
+// clang's __atomic built-ins with the same memory orders; the scope does not change which bytes move.
+#if defined(__CUDA__) && !defined(__NV_ATOMIC_RELAXED)
+#define __NV_ATOMIC_RELAXED __ATOMIC_RELAXED
+#define __NV_ATOMIC_CONSUME __ATOMIC_CONSUME
+#define __NV_ATOMIC_ACQUIRE __ATOMIC_ACQUIRE
+#define __NV_ATOMIC_RELEASE __ATOMIC_RELEASE
+#define __NV_ATOMIC_ACQ_REL __ATOMIC_ACQ_REL
+#define __NV_ATOMIC_SEQ_CST __ATOMIC_SEQ_CST
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+template <class T> static __device__ __inline__ T __nv_atomic_load_n(const T *p, int order, int = 4) {
+  return __atomic_load_n(p, order);
+}
+template <class T> static __device__ __inline__ void __nv_atomic_load(const T *p, T *out, int order, int = 4) {
+  __atomic_load(p, out, order);
+}
+template <class T> static __device__ __inline__ void __nv_atomic_store_n(T *p, T value, int order, int = 4) {
+  __atomic_store_n(p, value, order);
+}
+template <class T> static __device__ __inline__ void __nv_atomic_store(T *p, T *value, int order, int = 4) {
+  __atomic_store(p, value, order);
+}
+template <class T> static __device__ __inline__ T __nv_atomic_exchange_n(T *p, T value, int order, int = 4) {
+  return __atomic_exchange_n(p, value, order);
+}
+template <class T>
+static __device__ __inline__ bool __nv_atomic_compare_exchange_n(T *p, T *expected, T desired, bool weak,
+                                                                 int success, int failure, int = 4) {
+  return __atomic_compare_exchange_n(p, expected, desired, weak, success, failure);
+}
+#define __ROOFCHECK_FETCH(OP)                                                                                \
+  template <class T> static __device__ __inline__ T __nv_atomic_fetch_##OP(T *p, T value, int order, int = 4) { \
+    return __atomic_fetch_##OP(p, value, order);                                                             \
+  }
+__ROOFCHECK_FETCH(add) __ROOFCHECK_FETCH(sub) __ROOFCHECK_FETCH(and) __ROOFCHECK_FETCH(or) __ROOFCHECK_FETCH(xor)
+__ROOFCHECK_FETCH(min) __ROOFCHECK_FETCH(max)
+#undef __ROOFCHECK_FETCH
+static __device__ __inline__ void __nv_atomic_thread_fence(int order, int = 4) { __atomic_thread_fence(order); }
+#endif
 #if defined(__CUDA__) && defined(__clang__) && __clang_major__ == 22
 #define __ROOFCHECK_EACH_TYPE(M, F)                                                                          \
   M(F, long) M(F, unsigned long) M(F, char) M(F, signed char) M(F, short) M(F, int) M(F, long long)          \

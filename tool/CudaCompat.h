@@ -1,6 +1,6 @@
 // The header the front end includes before every file: what nvcc declares for device code and clang's CUDA
 // headers lack, so that code nvcc accepts compiles (CUDA 13's removed cudaConfigureCall, which clang looks
-// up for <<<...>>>; the cache-hinted loads and stores clang does not declare).
+// up for <<<...>>>; the cache-hinted loads and stores clang does not declare; nvcc's version macros).
 #pragma once
 
 namespace roofcheck::lint {

@@ -262,6 +262,10 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   }
   if (name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free")
     return flops;
+  // A function that does not return ends the thread (an error path: an assertion, a variant compiled
+  // without device code): no further work.
+  if (callee->doesNotReturn())
+    return flops;
   // A device function of the file that survived inlining recurses (or is noinline): its work per call is
   // not known from here, so the kernel's FLOPs are not either.
   if (!callee->isDeclaration())

@@ -39,6 +39,24 @@ namespace AddressSpace {
 constexpr unsigned Shared = 3, Constant = 4, Local = 5, Param = 101;
 } // namespace AddressSpace
 
+/// Whether a load reads a kernel parameter: a field of a struct passed by value (CUTLASS's Params), which
+/// is a launch argument, not data.
+bool readsParameter(const llvm::LoadInst *load) {
+  const llvm::Value *pointer = load->getPointerOperand();
+  if (pointer->getType()->getPointerAddressSpace() == AddressSpace::Param)
+    return true;
+  auto *arg = dyn_cast<llvm::Argument>(llvm::getUnderlyingObject(pointer, 0));
+  return arg && arg->hasByValAttr();
+}
+
+/// Whether a load reads the data the kernel works on: not a parameter (a launch argument), not a local
+/// variable the optimiser left in memory (a struct it did not split, which holds what the thread computed).
+bool readsData(const llvm::LoadInst *load) {
+  return !readsParameter(load) && !isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
+}
+
+
+
 // ------------------------------------------------------------------------------------------------ Poly
 
 /// A polynomial with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,
@@ -457,7 +475,9 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
     if (agree && same)
       return *same;
   }
-  if (isa<llvm::LoadInst>(value) || isa<llvm::AtomicRMWInst>(value))
+  if (auto *load = dyn_cast<llvm::LoadInst>(value); load && readsParameter(load))
+    return unknownAtom("a field of a struct parameter, which the expressions cannot name", value);
+  if (auto *load = dyn_cast<llvm::LoadInst>(value); (load && readsData(load)) || isa<llvm::AtomicRMWInst>(value))
     return unknownAtom("indirect index (depends on a value loaded from memory)", value, UnknownCause::IndirectAccess);
   if (isa<llvm::CallInst>(value))
     return unknownAtom("index depends on a call result", value);
@@ -828,7 +848,9 @@ bool KernelAnalysis::returnsAtOnce(const llvm::BasicBlock *block) {
 bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
   if (depth > 12 || !seen.insert(value).second)
     return false;
-  if (isa<llvm::LoadInst>(value) || isa<llvm::AtomicRMWInst>(value) || isa<llvm::AtomicCmpXchgInst>(value))
+  if (auto *load = dyn_cast<llvm::LoadInst>(value))
+    return readsData(load);
+  if (isa<llvm::AtomicRMWInst>(value) || isa<llvm::AtomicCmpXchgInst>(value))
     return true;
   if (auto *inst = dyn_cast<llvm::Instruction>(value))
     for (const llvm::Value *op : inst->operands())
@@ -1286,9 +1308,14 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         } else if (auto *global = dyn_cast<llvm::GlobalVariable>(base)) {
           pointer = global->getName().str();
         } else {
-          // A pointer loaded from memory (an array of pointers) is the source's indirection, not a limit of ours.
-          addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst, nullptr,
-                     isa<llvm::LoadInst>(base) ? UnknownCause::IndirectAccess : UnknownCause::Analysis);
+          // A pointer loaded from memory (an array of pointers) is the source's indirection, not a limit of ours;
+          // one read from a struct parameter (CUTLASS's Params) is a launch argument the expressions cannot name.
+          auto *loaded = dyn_cast<llvm::LoadInst>(base);
+          if (loaded && readsParameter(loaded))
+            addUnknown("pointer from a field of a struct parameter (" + std::string(access.kind) + ")", &inst);
+          else
+            addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst, nullptr,
+                       loaded && readsData(loaded) ? UnknownCause::IndirectAccess : UnknownCause::Analysis);
           unknownDirection();
           continue;
         }

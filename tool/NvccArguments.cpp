@@ -288,6 +288,20 @@ void translate(const std::vector<std::string> &args, size_t begin, const std::st
         ++i;
       continue;
     }
+    // The macros nvcc defines for these switches; code tests them to pick its lambda and constexpr forms.
+    if (arg == "--extended-lambda" || arg == "-extended-lambda" || arg == "--expt-extended-lambda" ||
+        arg == "-expt-extended-lambda") {
+      out.push_back("-D__CUDACC_EXTENDED_LAMBDA__");
+      continue;
+    }
+    if (arg == "--expt-relaxed-constexpr" || arg == "-expt-relaxed-constexpr") {
+      out.push_back("-D__CUDACC_RELAXED_CONSTEXPR__");
+      continue;
+    }
+    if (arg == "--use_fast_math" || arg == "-use_fast_math") {
+      out.push_back("-D__USE_FAST_MATH__");
+      continue;
+    }
     if (droppedAlone.count(arg) || droppedWithValue.count(arg.substr(0, arg.find('='))))
       continue;
     // Attached values: -O3, -Werror=..., -MFdeps.d, -march=..., -fopenmp, -xcu, -ofile.o.
@@ -357,6 +371,14 @@ std::vector<std::string> deviceCommandLine(const std::vector<std::string> &userF
   // CUDA 13 keeps thrust/cub/libcu++ under include/cccl; nvcc adds it itself.
   line.push_back("-isystem");
   line.push_back(options.cudaPath + "/include/cccl");
+  // nvcc names the architectures it compiles for in __CUDA_ARCH_LIST__ (900 for sm_90, sm_90a); the one
+  // compilation analysed here is for one of them.
+  std::string digits;
+  for (char c : arch.substr(3))
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      digits += c;
+  if (!digits.empty())
+    line.push_back("-D__CUDA_ARCH_LIST__=" + digits + "0");
   line.insert(line.end(), userFlags.begin(), userFlags.end());
   for (const std::string &dir : options.hostIncludeDirs) {
     line.push_back("-idirafter");

@@ -32,5 +32,20 @@ __global__ void bounded(const float *in, float *out, int n) {
     out[i] += in[i];
 }
 
+// A trip count read from a struct parameter (CUTLASS's Params) is a launch argument, not data: the
+// expressions cannot name the field, an unknown of the analyser's, not a finding.
+struct Params {
+  const float *in;
+  float *out;
+  int iterations;
+};
+__global__ void from_params(Params p) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (int t = 0; t < p.iterations; ++t)
+    sum += p.in[i];
+  p.out[i] = sum;
+}
+
 // JSON: "cause": "data-dependent-loop"
 // JSON: "cause": "indirect-access"

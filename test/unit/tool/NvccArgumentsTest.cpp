@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <fstream>
 
@@ -73,9 +75,18 @@ TEST(NvccArguments, FlagsWithSeparateValuesAreDroppedTogether) {
 }
 
 TEST(NvccArguments, NvccOnlySwitchesAreDropped) {
-  Args out = translate({"/usr/local/cuda/bin/nvcc", "--expt-relaxed-constexpr", "--extended-lambda", "-lineinfo", "-G",
-                        "--use_fast_math", "-O3", "-g", "-forward-unknown-to-host-compiler", "-Wall", "k.cu"});
+  Args out = translate({"/usr/local/cuda/bin/nvcc", "-lineinfo", "-G", "-O3", "-g", "-forward-unknown-to-host-compiler",
+                        "-Wall", "k.cu"});
   EXPECT_EQ(out, (Args{"-Wall"}));
+}
+
+TEST(NvccArguments, SwitchesBecomeTheMacrosNvccDefines) {
+  Args out = translate({"nvcc", "--expt-relaxed-constexpr", "-extended-lambda", "--use_fast_math", "k.cu"});
+  EXPECT_EQ(out, (Args{"-D__CUDACC_RELAXED_CONSTEXPR__", "-D__CUDACC_EXTENDED_LAMBDA__", "-D__USE_FAST_MATH__"}));
+  DeviceCompileOptions options;
+  options.cudaPath = "/cuda";
+  Args line = deviceCommandLine({}, "sm_90a", "k.cu", options);
+  EXPECT_NE(std::find(line.begin(), line.end(), "-D__CUDA_ARCH_LIST__=900"), line.end());
 }
 
 TEST(NvccArguments, OptionsFileIsExpandedInPlace) {
