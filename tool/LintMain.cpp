@@ -60,6 +60,7 @@ constexpr const char *Usage =
     "  --config FILE         the configuration to use instead of the nearest .roofcheck.yaml\n"
     "  --ceilings FILE       roofcheck.ceilings/1, to check `bound` claims (else the configuration's)\n"
     "  --list-rules          print the rules, whether the configuration enables them, and their options\n"
+    "  --print-command       print each file's device compilation as a clang command, analyse nothing\n"
     "  --kernel NAME         analyse only kernels with this name (with or without template arguments); repeatable\n"
     "  --grid X[,Y[,Z]]      bind gridDim (missing dimensions are 1)\n"
     "  --block X[,Y[,Z]]     bind blockDim (missing dimensions are 1)\n"
@@ -89,6 +90,7 @@ struct Options {
   bool verbose = false;
   bool changedFiles = false;
   bool listRules = false;
+  bool printCommand = false;
 };
 
 int parseJobs(const std::string &text) {
@@ -127,6 +129,8 @@ Options parseOptions(int argc, char **argv) {
       options.verbose = true;
     } else if (arg == "--list-rules") {
       options.listRules = true;
+    } else if (arg == "--print-command") {
+      options.printCommand = true;
     } else if (reader.is("--json")) {
       options.jsonPath = reader.value("--json");
     } else if (reader.is("--sarif")) {
@@ -227,6 +231,57 @@ std::string readText(const std::string &path) {
   return buffer.str();
 }
 
+/// How the device compilation names the file: absolutely for a database command, which runs in its entry's
+/// directory (-working-directory); as given otherwise.
+std::string sourceName(const std::string &file, const Options &options) {
+  return options.buildDir ? std::filesystem::absolute(file).lexically_normal().string() : file;
+}
+
+/// The clang command line of the file's device compilation: the database's command or the arguments after
+/// --, translated. When the database has no command for the file: empty with --changed-files (the file is
+/// skipped), roofcheck::Error otherwise.
+std::vector<std::string> deviceCommandFor(const std::string &source, const Options &options,
+                                          const roofcheck::lint::DeviceCompileOptions &compile,
+                                          const roofcheck::lint::LintConfig &config) {
+  std::vector<std::string> userFlags;
+  std::string firstArch;
+  if (options.buildDir) {
+    std::vector<std::string> command;
+    try {
+      command = roofcheck::lint::compileCommandFromDatabase(*options.buildDir, source);
+    } catch (const roofcheck::Error &) {
+      if (!options.changedFiles)
+        throw;
+      return {};
+    }
+    userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
+  } else if (options.extraArgs) {
+    std::vector<std::string> command = {"clang++"};
+    command.insert(command.end(), options.extraArgs->begin(), options.extraArgs->end());
+    userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
+  }
+  return roofcheck::lint::deviceCommandLine(userFlags, firstArch.empty() ? config.gpuArch : firstArch, source,
+                                            compile);
+}
+
+/// --print-command: each file's device compilation as a shell command (the tool's own header, which lives in
+/// memory, left out), for reproducing what the front end sees with clang itself.
+void printCommands(const Options &options, const roofcheck::lint::DeviceCompileOptions &compile) {
+  for (const std::string &file : options.files) {
+    std::string line;
+    for (const std::string &word : deviceCommandFor(sourceName(file, options), options, compile,
+                                                    configFor(file, options))) {
+      bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789-_=+./,:@%") == std::string::npos;
+      std::string quoted = "'";
+      for (char c : word)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      line += (line.empty() ? "" : " ") + (plain ? word : quoted + "'");
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
 FileResult lintFile(const std::string &file, const Options &options,
                     const roofcheck::lint::DeviceCompileOptions &compile) {
   FileResult result;
@@ -242,28 +297,12 @@ FileResult lintFile(const std::string &file, const Options &options,
   }
   roofcheck::lint::LintConfig config = configFor(file, options);
   // A database command runs in its entry's directory (-working-directory): the file is named absolutely.
-  const std::string source =
-      options.buildDir ? std::filesystem::absolute(file).lexically_normal().string() : file;
-  std::vector<std::string> userFlags;
-  std::string firstArch;
-  if (options.buildDir) {
-    std::vector<std::string> command;
-    try {
-      command = roofcheck::lint::compileCommandFromDatabase(*options.buildDir, source);
-    } catch (const roofcheck::Error &) {
-      if (!options.changedFiles)
-        throw;
-      result.skipped = "no compile command in " + *options.buildDir;
-      return result;
-    }
-    userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
-  } else if (options.extraArgs) {
-    std::vector<std::string> command = {"clang++"};
-    command.insert(command.end(), options.extraArgs->begin(), options.extraArgs->end());
-    userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
+  const std::string source = sourceName(file, options);
+  std::vector<std::string> line = deviceCommandFor(source, options, compile, config);
+  if (line.empty()) {
+    result.skipped = "no compile command in " + *options.buildDir;
+    return result;
   }
-  std::vector<std::string> line = roofcheck::lint::deviceCommandLine(
-      userFlags, firstArch.empty() ? config.gpuArch : firstArch, source, compile);
   std::string arch;
   for (const std::string &a : line)
     if (a.rfind("--cuda-gpu-arch=", 0) == 0)
@@ -452,6 +491,10 @@ int lint(int argc, char **argv) {
     throw roofcheck::Error("no CUDA installation at " + compile.cudaPath +
                            " (include/cuda_runtime.h is missing): pass --cuda-path DIR or set CUDA_PATH");
 
+  if (options.printCommand) {
+    printCommands(options, compile);
+    return roofcheck::ExitSuccess;
+  }
   if (options.changedFiles && options.buildDir)
     options.files = unitsForChangedFiles(*options.buildDir, options.files);
   std::vector<FileResult> results;
