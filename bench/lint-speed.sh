@@ -1,46 +1,62 @@
 #!/usr/bin/env bash
-# Speed of the static estimator: `roofcheck lint` on one example TU against
-# `clang++-22 -fsyntax-only --cuda-device-only` on the same file (medians of several runs).
-# Target: lint <= 1.5x the syntax-only parse.
+# Speed of the static estimator on real code: `roofcheck lint` against clang's own `-fsyntax-only` parse of
+# the same device compilation (the command `roofcheck lint --print-command` shows), alternating the two,
+# medians of RUNS runs, on the five translation units of the conformance corpus that took lint longest in
+# RESULTS (bench/conformance/results-*.jsonl). Target: lint <= 1.5x the parse on every one.
 #
-# usage: bench/lint-speed.sh [BUILD_DIR] [FILE] [RUNS]   (defaults: build-lint, examples/matmul.cu, 7)
-# Exits 0 when the ratio is at most 1.5, 1 when above, 2 on a setup problem.
+# usage: bench/lint-speed.sh [BUILD_DIR] [RESULTS] [RUNS] [CORPUS_DIR]
+#        (defaults: build, bench/conformance/results-baseline.jsonl, 5, /work/corpus)
+# Exits 0 when every ratio is at most 1.5, 1 when one is above, 2 on a setup problem.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build-lint}
-file=${2:-$root/examples/matmul.cu}
-runs=${3:-7}
+build=${1:-$root/build}
+results=${2:-$root/bench/conformance/results-baseline.jsonl}
+runs=${3:-5}
+corpus_dir=${4:-/work/corpus}
 lint=$build/bin/roofcheck-lint
 clang=$(command -v clang++-22 || echo /usr/lib/llvm-22/bin/clang++)
 [[ -x $lint ]] || { echo "lint-speed.sh: error: $lint not built" >&2; exit 2; }
 [[ -x $clang ]] || { echo "lint-speed.sh: error: clang++-22 not found" >&2; exit 2; }
-cuda=${CUDA_PATH:-/usr/local/cuda}
+[[ -f $results ]] || { echo "lint-speed.sh: error: no results file $results (bench/conformance/lint-corpus.py)" >&2; exit 2; }
 
-python3 - "$runs" "$lint" "$clang" "$file" "$cuda" <<'PY'
-import statistics, subprocess, sys, time
+python3 - "$runs" "$lint" "$clang" "$results" "$root/bench/conformance" "$corpus_dir" <<'PY'
+import json, os, shlex, statistics, subprocess, sys, time
 
-runs, lint, clang, source, cuda = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-commands = {
-    "roofcheck lint": [lint, source],
-    "clang++ -fsyntax-only --cuda-device-only": [clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
-                                                 "--cuda-path=" + cuda, "-Wno-unknown-cuda-version", "-fsyntax-only",
-                                                 source],
-}
-medians = {name: [] for name in commands}
-for command in commands.values():
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)  # warm the file cache
-# The two commands alternate run by run, so that load from other processes hits both alike.
-for _ in range(runs):
-    for name, command in commands.items():
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        medians[name].append(time.perf_counter() - start)
-lint_s = statistics.median(medians["roofcheck lint"])
-clang_s = statistics.median(medians["clang++ -fsyntax-only --cuda-device-only"])
-ratio = lint_s / clang_s
-print(f"file: {source}, runs: {runs} each (alternating)")
-for name, times in medians.items():
-    print(f"{name:45s} median {statistics.median(times):.3f} s  (min {min(times):.3f}, max {max(times):.3f})")
-print(f"ratio lint / syntax-only: {ratio:.2f} (target <= 1.5)")
-sys.exit(0 if ratio <= 1.5 else 1)
+runs, lint, clang, results, conformance, corpus_dir = int(sys.argv[1]), *sys.argv[2:]
+sys.path.insert(0, conformance)
+corpus = __import__("lint-corpus")  # the corpus's TUs and flags, as the conformance run reads them
+projects = corpus.load_corpus(os.path.join(conformance, "corpus.json"), corpus_dir, None)
+tus = {(p["project"]["root"], tu["file"]): (p, tu) for p in projects for tu in p["tus"]}
+records = [json.loads(line) for line in open(results)]
+analysable = [r for r in records if r["exit"] in (0, 1) and r.get("kernels")]
+slowest = sorted(analysable, key=lambda r: -r["seconds"])[:5]
+
+rows, worst = [], 0.0
+for record in slowest:
+    project, tu = tus[(record["project"], record["file"])]
+    lint_argv = [lint, tu["path"], "--quiet", "--"] + tu["flags"]
+    printed = subprocess.run([lint, "--print-command", tu["path"], "--"] + tu["flags"], cwd=project["root"],
+                             check=True, capture_output=True, text=True).stdout
+    parse_argv = [clang] + shlex.split(printed)[1:]
+    commands = {"lint": lint_argv, "parse": parse_argv}
+    times = {name: [] for name in commands}
+    for argv in commands.values():  # warm the file cache; the parse may report errors of its own (exit 1)
+        subprocess.run(argv, cwd=project["root"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(runs):  # alternating, so that load from other processes hits both alike
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, cwd=project["root"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[name].append(time.perf_counter() - start)
+    lint_s, parse_s = statistics.median(times["lint"]), statistics.median(times["parse"])
+    worst = max(worst, lint_s / parse_s)
+    rows.append((record["project"] + "/" + record["file"], lint_s, min(times["lint"]), max(times["lint"]),
+                 parse_s, min(times["parse"]), max(times["parse"]), lint_s / parse_s))
+
+print(f"runs: {runs} each, alternating; clang: {clang}")
+print("| TU | lint median (min-max) | clang -fsyntax-only median (min-max) | ratio |")
+print("|---|---:|---:|---:|")
+for tu, l, lmin, lmax, p, pmin, pmax, ratio in rows:
+    print(f"| `{tu}` | {l:.2f} s ({lmin:.2f}-{lmax:.2f}) | {p:.2f} s ({pmin:.2f}-{pmax:.2f}) | {ratio:.2f} |")
+print(f"worst ratio: {worst:.2f} (target <= 1.5)")
+sys.exit(0 if worst <= 1.5 else 1)
 PY
