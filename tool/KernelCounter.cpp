@@ -481,6 +481,10 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
     return unknownAtom("indirect index (depends on a value loaded from memory)", value, UnknownCause::IndirectAccess);
   if (isa<llvm::CallInst>(value))
     return unknownAtom("index depends on a call result", value);
+  // Named by what computes it (a remainder, a select, a phi of different values), so that a reader of the
+  // unknowns knows which construct to look at.
+  if (auto *inst = dyn_cast<llvm::Instruction>(value))
+    return unknownAtom(std::string("index it cannot follow (") + inst->getOpcodeName() + ")", value);
   return unknownAtom("index it cannot follow", value);
 }
 
