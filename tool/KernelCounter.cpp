@@ -24,7 +24,6 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <regex>
 #include <set>
 
 namespace roofcheck::lint {
@@ -54,8 +53,6 @@ bool readsParameter(const llvm::LoadInst *load) {
 bool readsData(const llvm::LoadInst *load) {
   return !readsParameter(load) && !isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
 }
-
-
 
 // ------------------------------------------------------------------------------------------------ Poly
 
