@@ -221,7 +221,7 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   if (!call)
     return flops;
   if (auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
-    PtxSummary ptx = readInlinePtx(asm_->getAsmString().str());
+    const PtxSummary &ptx = readInlinePtx(asm_->getAsmString().str());
     // Fractions cannot occur: every MMA shape's 2·M·N·K is a multiple of the threads that share it.
     flops[Fp64] += std::llround(ptx.flops.fp64);
     flops[Fp32] += std::llround(ptx.flops.fp32);

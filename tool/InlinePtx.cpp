@@ -5,6 +5,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace roofcheck::lint {
 namespace {
@@ -191,8 +192,14 @@ void readArithmetic(const std::string &mnemonic, const std::vector<std::string> 
 
 } // namespace
 
-PtxSummary readInlinePtx(const std::string &text) {
-  PtxSummary out;
+const PtxSummary &readInlinePtx(const std::string &text) {
+  // The same asm text recurs in every kernel that inlines the helper holding it (MMA fragments, cache-hinted
+  // loads): read each text once per process.
+  static std::unordered_map<std::string, PtxSummary> read;
+  auto [entry, fresh] = read.try_emplace(text);
+  if (!fresh)
+    return entry->second;
+  PtxSummary &out = entry->second;
   std::string code;
   for (size_t i = 0; i < text.size(); ++i) { // comments out
     if (text.compare(i, 2, "//") == 0)

@@ -41,6 +41,7 @@ struct PtxSummary {
 };
 
 /// Reads the asm text (LLVM's form: operands as $0, $1, ...; instructions separated by ';' or newlines).
-PtxSummary readInlinePtx(const std::string &text);
+/// Each distinct text is read once; the summary lives as long as the process.
+const PtxSummary &readInlinePtx(const std::string &text);
 
 } // namespace roofcheck::lint
