@@ -12,6 +12,11 @@ const char *const CudaCompatHeader = R"(#pragma once
 extern "C" __host__ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                                                   cudaStream_t stream = 0);
 #endif
+// nvcc defines __CUDACC__ as 1, clang's wrapper as nothing: `#if __CUDACC__` must see a number.
+#if defined(__CUDACC__)
+#undef __CUDACC__
+#define __CUDACC__ 1
+#endif
 // nvcc's version macros, which code tests in #if and prints from host code; derived from the toolkit's own
 // CUDA_VERSION (13000 for 13.0), as nvcc's match its toolkit. The build number is not known here: 0.
 #if defined(CUDA_VERSION) && !defined(__CUDACC_VER_MAJOR__)

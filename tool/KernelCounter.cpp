@@ -54,6 +54,36 @@ bool readsData(const llvm::LoadInst *load) {
   return !readsParameter(load) && !isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
 }
 
+bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
+  if (depth > 12 || !seen.insert(value).second)
+    return false;
+  if (auto *load = dyn_cast<llvm::LoadInst>(value))
+    return readsData(load);
+  if (isa<llvm::AtomicRMWInst>(value) || isa<llvm::AtomicCmpXchgInst>(value))
+    return true;
+  if (auto *inst = dyn_cast<llvm::Instruction>(value))
+    for (const llvm::Value *op : inst->operands())
+      if (dependsOnMemory(op, seen, depth + 1))
+        return true;
+  return false;
+}
+
+bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
+  if (depth > 16 || !seen.insert(value).second)
+    return false;
+  if (auto *call = dyn_cast<llvm::CallInst>(value))
+    if (const llvm::Function *callee = call->getCalledFunction();
+        callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.tid.") ||
+                   callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ctaid.") ||
+                   callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.laneid")))
+      return true;
+  if (auto *inst = dyn_cast<llvm::Instruction>(value))
+    for (const llvm::Value *op : inst->operands())
+      if (dependsOnThread(op, seen, depth + 1))
+        return true;
+  return false;
+}
+
 // ------------------------------------------------------------------------------------------------ Poly
 
 /// A polynomial with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,
@@ -129,11 +159,13 @@ std::optional<int64_t> ratio(const Poly &a, const Poly &b) {
 }
 
 /// A thread axis: a threadIdx coordinate, a blockIdx coordinate, or the global index
-/// blockIdx.e * width + threadIdx.d (width is blockDim.d or a constant tile size).
+/// blockIdx.e * width + threadIdx.d (width is blockDim.d or a constant tile size), possibly over a grid
+/// flattened in two dimensions: (blockIdx.f * gridDim.e + blockIdx.e) * width + threadIdx.d.
 struct AxisKey {
   int tid = -1, cta = -1;
-  bool operator<(const AxisKey &o) const { return std::tie(tid, cta) < std::tie(o.tid, o.cta); }
-  bool operator==(const AxisKey &o) const { return tid == o.tid && cta == o.cta; }
+  int outer = -1; ///< the outer block dimension f of a flattened grid; -1 when none
+  bool operator<(const AxisKey &o) const { return std::tie(tid, cta, outer) < std::tie(o.tid, o.cta, o.outer); }
+  bool operator==(const AxisKey &o) const { return tid == o.tid && cta == o.cta && outer == o.outer; }
 };
 
 enum class AtomKind { Param, LaunchDim, ThreadIdx, BlockIdx, LoopIter, HalvingIV, Quotient, Opaque, Unknown };
@@ -318,6 +350,8 @@ private:
   Poly valueAtom(const llvm::Value *value);
   Linear decompose(const Poly &p);
   Poly extent(const AxisKey &axis, const Poly &width) {
+    if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
+      return launchDim("gridDim", axis.outer) * launchDim("gridDim", axis.cta) * width;
     if (axis.tid >= 0 && axis.cta >= 0)
       return launchDim("gridDim", axis.cta) * width;
     if (axis.tid >= 0)
@@ -325,8 +359,20 @@ private:
     return launchDim("gridDim", axis.cta);
   }
 
+  /// A branch condition the guards cannot express: why, and whose doing it is.
+  struct Unmodelled {
+    std::string reason;
+    UnknownCause cause = UnknownCause::Analysis;
+  };
   void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out, bool *parameterTest,
-                            int depth = 0);
+                            std::optional<Unmodelled> &unmodelled, int depth = 0);
+  /// Why a condition that gave no constraint still decides which threads run: it tests values loaded from
+  /// memory, or thread coordinates in a form the guards cannot express; empty when it does neither.
+  std::optional<Unmodelled> unmodelledTest(const llvm::Value *cond) const;
+  /// A bound on a thread coordinate that moves with a loop (`t + tx < n` in a tiled loop): taken to trim
+  /// only the last, partial tile, so not a guard of its own (the count is exact when the size is a whole
+  /// number of tiles, as for the ragged ends elsewhere).
+  bool movesWithLoop(const llvm::ICmpInst *cmp);
   void compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out);
   const std::vector<Constraint> &guards(const llvm::BasicBlock *block);
   /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
@@ -370,9 +416,9 @@ private:
   std::map<const llvm::SCEV *, Poly> polys_;
   std::map<const llvm::Loop *, LoopModel> loops_;
   std::map<const llvm::BasicBlock *, std::vector<Constraint>> guards_;
-  /// Blocks reached only on one side of a branch on parameter values: their counts depend on values
-  /// the expression language cannot test, so they are unknown.
-  std::map<const llvm::BasicBlock *, const llvm::Instruction *> parameterBranches_;
+  /// Blocks reached only on one side of a branch the guards cannot express (a test of parameter values, of
+  /// data, of thread coordinates in an unmodelled form): their counts are unknown, with the branch's reason.
+  std::map<const llvm::BasicBlock *, std::pair<const llvm::Instruction *, Unmodelled>> unmodelledBranches_;
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
   std::set<const llvm::PHINode *> visitingPhis_;
   std::vector<Unknown> unknowns_;
@@ -649,9 +695,19 @@ Linear KernelAnalysis::decompose(const Poly &p) {
         }
       }
     if (paired >= 0) {
-      lin.axes[{d, paired}] = ct;
-      lin.widths[{d, paired}] = width;
       ctas.erase(paired);
+      // A grid flattened in two dimensions (THREADID = (gridDim.x * blockIdx.y + blockIdx.x) * blockDim.x +
+      // threadIdx.x): blockIdx.f steps over whole rows of gridDim.e blocks.
+      int outer = -1;
+      for (const auto &[f, cf] : ctas)
+        if (cf == ct * width * launchDim("gridDim", paired)) {
+          outer = f;
+          break;
+        }
+      if (outer >= 0)
+        ctas.erase(outer);
+      lin.axes[{d, paired, outer}] = ct;
+      lin.widths[{d, paired, outer}] = width;
     } else {
       lin.axes[{d, -1}] = ct;
     }
@@ -746,39 +802,76 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
 }
 
 void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
-                                          bool *parameterTest, int depth) {
+                                          bool *parameterTest, std::optional<Unmodelled> &unmodelled, int depth) {
   if (depth > 8)
     return;
   if (parameterOnly(cond, 0)) {
     *parameterTest = true;
     return;
   }
+  auto note = [&](const llvm::Value *leaf) {
+    if (!unmodelled)
+      unmodelled = unmodelledTest(leaf);
+  };
   if (auto *cmp = dyn_cast<llvm::ICmpInst>(cond)) {
+    size_t before = out.size();
     compareConstraint(cmp, truth, out);
+    if (out.size() == before && !movesWithLoop(cmp))
+      note(cmp);
     return;
   }
   if (auto *bin = dyn_cast<llvm::BinaryOperator>(cond)) {
     if ((bin->getOpcode() == llvm::Instruction::And && truth) || (bin->getOpcode() == llvm::Instruction::Or && !truth)) {
-      conditionConstraints(bin->getOperand(0), truth, out, parameterTest, depth + 1);
-      conditionConstraints(bin->getOperand(1), truth, out, parameterTest, depth + 1);
-    } else if (bin->getOpcode() == llvm::Instruction::Xor) {
-      if (auto *one = dyn_cast<llvm::ConstantInt>(bin->getOperand(1)); one && one->isOne())
-        conditionConstraints(bin->getOperand(0), !truth, out, parameterTest, depth + 1);
+      conditionConstraints(bin->getOperand(0), truth, out, parameterTest, unmodelled, depth + 1);
+      conditionConstraints(bin->getOperand(1), truth, out, parameterTest, unmodelled, depth + 1);
+    } else if (auto *one = dyn_cast<llvm::ConstantInt>(bin->getOperand(1));
+               bin->getOpcode() == llvm::Instruction::Xor && one && one->isOne()) {
+      conditionConstraints(bin->getOperand(0), !truth, out, parameterTest, unmodelled, depth + 1);
+    } else {
+      note(bin); // one side of an || (or the negation of an &&): either may hold
     }
     return;
   }
   if (auto *select = dyn_cast<llvm::SelectInst>(cond)) {
+    bool split = false;
     auto *constant = dyn_cast<llvm::ConstantInt>(select->getFalseValue());
     if (constant && constant->isZero() && truth) { // c1 && c2
-      conditionConstraints(select->getCondition(), true, out, parameterTest, depth + 1);
-      conditionConstraints(select->getTrueValue(), true, out, parameterTest, depth + 1);
+      conditionConstraints(select->getCondition(), true, out, parameterTest, unmodelled, depth + 1);
+      conditionConstraints(select->getTrueValue(), true, out, parameterTest, unmodelled, depth + 1);
+      split = true;
     }
     constant = dyn_cast<llvm::ConstantInt>(select->getTrueValue());
     if (constant && constant->isOne() && !truth) { // !(c1 || c2)
-      conditionConstraints(select->getCondition(), false, out, parameterTest, depth + 1);
-      conditionConstraints(select->getFalseValue(), false, out, parameterTest, depth + 1);
+      conditionConstraints(select->getCondition(), false, out, parameterTest, unmodelled, depth + 1);
+      conditionConstraints(select->getFalseValue(), false, out, parameterTest, unmodelled, depth + 1);
+      split = true;
     }
+    if (!split)
+      note(select);
+    return;
   }
+  note(cond);
+}
+
+
+bool KernelAnalysis::movesWithLoop(const llvm::ICmpInst *cmp) {
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+    return false;
+  Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
+  Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
+  return lhs.known && rhs.known && (!lhs.iters.empty() || !rhs.iters.empty());
+}
+
+std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const llvm::Value *cond) const {
+  std::set<const llvm::Value *> seen;
+  if (dependsOnMemory(cond, seen, 0))
+    return Unmodelled{"branch on values loaded from memory (the count depends on the data)",
+                      UnknownCause::DataDependentBranch};
+  seen.clear();
+  if (dependsOnThread(cond, seen, 0))
+    return Unmodelled{"guard on the thread coordinates it cannot express (a lane test, a rank over several "
+                      "dimensions, a bound that moves with a loop)"};
+  return std::nullopt;
 }
 
 const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *block) {
@@ -792,21 +885,29 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
     if (auto *select = dyn_cast<llvm::SwitchInst>(from->getTerminator())) {
       for (const llvm::BasicBlock *target : llvm::successors(from))
         if (llvm::BasicBlockEdge(from, target).isSingleEdge() && dt_.dominates(llvm::BasicBlockEdge(from, target), block) &&
-            !parameterBranches_.count(block) && parameterOnly(select->getCondition(), 0))
-          parameterBranches_[block] = select;
+            !unmodelledBranches_.count(block) && parameterOnly(select->getCondition(), 0))
+          unmodelledBranches_[block] = {select, {"branch on a parameter value (the count depends on which side runs)"}};
       continue;
     }
     auto *branch = dyn_cast<llvm::BranchInst>(from->getTerminator());
     if (!branch || !branch->isConditional() || branch->getSuccessor(0) == branch->getSuccessor(1))
       continue;
+    // A loop's own exit test is the loop model's business, not a guard.
+    const llvm::Loop *loop = li_.getLoopFor(from);
+    bool loopExit = loop && loop->contains(block) && loop->isLoopExiting(from);
     for (unsigned s = 0; s < 2; ++s) {
       llvm::BasicBlockEdge edge(from, branch->getSuccessor(s));
       if (dt_.dominates(edge, block)) {
         bool parameterTest = false;
-        conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest);
-        if (!parameterBranches_.count(block) && parameterTest && !guardsLoop(branch) &&
+        std::optional<Unmodelled> unmodelled;
+        conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest, unmodelled);
+        if (!unmodelledBranches_.count(block) && parameterTest && !guardsLoop(branch) &&
             !returnsAtOnce(branch->getSuccessor(1 - s)))
-          parameterBranches_[block] = branch;
+          unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
+        // The test that skips a loop it guards belongs to that loop (a data-dependent while loop is an unknown
+        // of its own).
+        if (!unmodelledBranches_.count(block) && unmodelled && !loopExit && !guardsLoop(branch))
+          unmodelledBranches_[block] = {branch, *unmodelled};
         break;
       }
     }
@@ -846,19 +947,6 @@ bool KernelAnalysis::returnsAtOnce(const llvm::BasicBlock *block) {
   return isa<llvm::ReturnInst>(block->getTerminator()) && &*block->getFirstNonPHIOrDbg() == block->getTerminator();
 }
 
-bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
-  if (depth > 12 || !seen.insert(value).second)
-    return false;
-  if (auto *load = dyn_cast<llvm::LoadInst>(value))
-    return readsData(load);
-  if (isa<llvm::AtomicRMWInst>(value) || isa<llvm::AtomicCmpXchgInst>(value))
-    return true;
-  if (auto *inst = dyn_cast<llvm::Instruction>(value))
-    for (const llvm::Value *op : inst->operands())
-      if (dependsOnMemory(op, seen, depth + 1))
-        return true;
-  return false;
-}
 
 const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   auto cached = loops_.find(loop);
@@ -1048,9 +1136,10 @@ Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const st
 Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   Count count;
   const std::vector<Constraint> &constraints = guards(block);
-  if (auto found = parameterBranches_.find(block); found != parameterBranches_.end()) {
-    count.reason = "branch on a parameter value (the count depends on which side runs)";
-    count.where = found->second;
+  if (auto found = unmodelledBranches_.find(block); found != unmodelledBranches_.end()) {
+    count.reason = found->second.second.reason;
+    count.cause = found->second.second.cause;
+    count.where = found->second.first;
     return count;
   }
   Expr factor = Expr::integer(1);
@@ -1099,6 +1188,8 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       c.push_back(axis.tid);
     if (axis.cta >= 0)
       c.push_back(3 + axis.cta);
+    if (axis.outer >= 0)
+      c.push_back(3 + axis.outer);
     return c;
   };
   auto claim = [&](const AxisKey &axis) {
@@ -1339,10 +1430,15 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         const llvm::DILocation *whereLoop = nullptr;
         std::vector<Progression> progressions;
         std::optional<Poly> strideX;
-        if (known && (guards(&block), parameterBranches_.count(&block))) {
+        if (known && (guards(&block), unmodelledBranches_.count(&block))) {
+          const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
           known = false;
-          reason = "branch on a parameter value (the footprint depends on which side runs)";
-          where = parameterBranches_.at(&block);
+          reason = unmodelled.reason;
+          std::string::size_type count = reason.find("the count");
+          if (count != std::string::npos)
+            reason.replace(count, 9, "the footprint");
+          cause = unmodelled.cause;
+          where = branch;
         }
         if (known) {
           const std::vector<Constraint> &constraints = guards(&block);
@@ -1617,7 +1713,7 @@ KernelEstimate KernelAnalysis::run() {
   for (const llvm::Loop *loop : li_.getLoopsInPreorder())
     loopModel(loop);
   guards_.clear();
-  parameterBranches_.clear();
+  unmodelledBranches_.clear();
   std::array<std::optional<Expr>, BucketCount> buckets;
   buckets.fill(Expr::integer(0));
   bool unresolvedCall = false;

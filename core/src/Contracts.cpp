@@ -219,6 +219,8 @@ std::string unknownCauseName(UnknownCause cause) {
   switch (cause) {
   case UnknownCause::DataDependentLoop:
     return "data-dependent-loop";
+  case UnknownCause::DataDependentBranch:
+    return "data-dependent-branch";
   case UnknownCause::IndirectAccess:
     return "indirect-access";
   case UnknownCause::Analysis:
@@ -267,13 +269,15 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
       // Files written before the field existed name no cause: the analyser's, as every unknown then was reported.
       std::string cause = ur.optionalString("cause").value_or(unknownCauseName(UnknownCause::Analysis));
       bool named = false;
-      for (UnknownCause c : {UnknownCause::Analysis, UnknownCause::DataDependentLoop, UnknownCause::IndirectAccess})
+      for (UnknownCause c : {UnknownCause::Analysis, UnknownCause::DataDependentLoop, UnknownCause::DataDependentBranch,
+                             UnknownCause::IndirectAccess})
         if (cause == unknownCauseName(c)) {
           u.cause = c;
           named = true;
         }
       if (!named)
-        ur.fail("cause", "must be \"analysis\", \"data-dependent-loop\" or \"indirect-access\", found \"" + cause + "\"");
+        ur.fail("cause", "must be \"analysis\", \"data-dependent-loop\", \"data-dependent-branch\" or "
+                         "\"indirect-access\", found \"" + cause + "\"");
       k.unknowns.push_back(std::move(u));
     }
     for (const FieldReader &cr : kr.optionalArray("claims"))

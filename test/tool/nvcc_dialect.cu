@@ -1,11 +1,11 @@
-// What nvcc defines and clang does not: the version macros (in #if and in host expressions), the atomic
+// What nvcc defines and clang does not: __CUDACC__ as 1, the version macros (in #if and in host expressions), the atomic
 // built-ins that code behind `__CUDACC_VER_MAJOR__ >= 12.8` uses, __CUDA_ARCH_LIST__, the macros of
 // -extended-lambda and --expt-relaxed-constexpr.
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 -- -extended-lambda --expt-relaxed-constexpr \
 // RUN:   -arch=sm_90 | FileCheck %s
 #include <cstdio>
 
-#if !defined(__CUDACC_VER_MAJOR__) || !defined(__CUDACC_EXTENDED_LAMBDA__) || \
+#if !__CUDACC__ || !defined(__CUDACC_VER_MAJOR__) || !defined(__CUDACC_EXTENDED_LAMBDA__) || \
     !defined(__CUDACC_RELAXED_CONSTEXPR__) || __CUDA_ARCH_LIST__ != 900
 #error "nvcc's macros are missing"
 #endif

@@ -73,8 +73,9 @@ struct GlobalAccess {
 };
 
 /// Why a quantity is unknown: the source makes it depend on values in memory (a loop whose trip count is
-/// loaded, an index read from memory), or the analyser cannot follow what the source says.
-enum class UnknownCause { Analysis, DataDependentLoop, IndirectAccess };
+/// loaded, a branch on loaded values, an index read from memory), or the analyser cannot follow what the
+/// source says.
+enum class UnknownCause { Analysis, DataDependentLoop, DataDependentBranch, IndirectAccess };
 
 struct Unknown {
   std::string reason; ///< "data-dependent loop", "indirect index", ...
@@ -84,7 +85,8 @@ struct Unknown {
   UnknownCause cause = UnknownCause::Analysis;
 };
 
-/// "analysis", "data-dependent-loop", "indirect-access" (the `cause` of roofcheck.static/1).
+/// "analysis", "data-dependent-loop", "data-dependent-branch", "indirect-access" (the `cause` of
+/// roofcheck.static/1).
 std::string unknownCauseName(UnknownCause cause);
 
 /// A claim comment found next to the kernel (parsed and checked by Claims.h).
