@@ -199,6 +199,8 @@ struct FileResult {
   std::vector<roofcheck::lint::Finding> findings;
   int suppressed = 0;
   std::vector<std::string> warnings;
+  /// What the front end worked around (host code clang rejects, a compiler flag clang does not know).
+  std::vector<std::string> notes;
   std::string skipped; ///< why a changed file is not linted; "" when it is
 };
 
@@ -210,6 +212,7 @@ roofcheck::Json toJson(const FileResult &r) {
           {"findings", findings},
           {"suppressed", r.suppressed},
           {"warnings", r.warnings},
+          {"notes", r.notes},
           {"skipped", r.skipped}};
 }
 
@@ -220,6 +223,7 @@ FileResult fileResultFromJson(const roofcheck::Json &json, const std::string &fi
     r.findings.push_back(roofcheck::lint::findingFromJson(f));
   r.suppressed = json.at("suppressed").get<int>();
   r.warnings = json.at("warnings").get<std::vector<std::string>>();
+  r.notes = json.at("notes").get<std::vector<std::string>>();
   r.skipped = json.at("skipped").get<std::string>();
   return r;
 }
@@ -308,6 +312,12 @@ FileResult lintFile(const std::string &file, const Options &options,
     if (a.rfind("--cuda-gpu-arch=", 0) == 0)
       arch = a.substr(16);
   roofcheck::lint::DeviceModule device = roofcheck::lint::compileDevice(line, source);
+  // Host code left out can take kernel launches with it (their templates are then never instantiated): say
+  // what was left out, so that a file that loses its kernels says why.
+  for (const std::string &worked : device.recoveredErrors)
+    result.notes.push_back(worked.find("dropped '") != std::string::npos
+                               ? worked
+                               : "left out the host code clang rejects: " + worked);
   if (device.kernels.empty()) {
     // `roofcheck lint src/*.cu` meets host-only files: nothing to estimate there is not an error.
     result.skipped = "no __global__ kernel";
@@ -512,6 +522,8 @@ int lint(int argc, char **argv) {
   int suppressed = 0, linted = 0, skipped = 0;
   for (size_t i = 0; i < results.size(); ++i) {
     FileResult &r = results[i];
+    for (const std::string &n : r.notes)
+      std::fprintf(stderr, "roofcheck-lint: note: %s\n", n.c_str());
     if (!r.skipped.empty()) {
       ++skipped;
       if (!options.changedFiles)
