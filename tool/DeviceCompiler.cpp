@@ -1,6 +1,7 @@
 #include "DeviceCompiler.h"
 #include "CudaCompat.h"
 #include "IncludeScanner.h"
+#include "PassManagers.h"
 #include "SourceFacts.h"
 
 #include "roofcheck/Error.h"
@@ -25,7 +26,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Option/ArgList.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Program.h"
@@ -209,16 +209,7 @@ private:
 /// counting does not need (GVN, dead-store elimination, full unrolling); functions no kernel calls are
 /// dropped once inlining is done, before the per-function passes.
 void simplifyForCounting(llvm::Module &module) {
-  llvm::PassBuilder builder;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  PassManagers managers;
   static const char *const pipeline =
       "always-inline,"
       "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"
@@ -226,9 +217,9 @@ void simplifyForCounting(llvm::Module &module) {
       "function(sroa<modify-cfg>,early-cse<memssa>,simplifycfg,instcombine<no-verify-fixpoint>,"
       "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,instcombine<no-verify-fixpoint>,simplifycfg)";
   llvm::ModulePassManager passes;
-  if (llvm::Error error = builder.parsePassPipeline(passes, pipeline))
+  if (llvm::Error error = managers.builder.parsePassPipeline(passes, pipeline))
     llvm::report_fatal_error(std::move(error)); // a fixed string: a mistake in it is ours, caught by every test
-  passes.run(module, mam);
+  passes.run(module, managers.modules);
 }
 
 struct Attempt {

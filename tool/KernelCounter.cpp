@@ -1,6 +1,7 @@
 #include "KernelCounter.h"
 #include "FlopClassifier.h"
 #include "InlinePtx.h"
+#include "PassManagers.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
@@ -16,7 +17,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -1775,16 +1775,7 @@ double sectorsPerRequest(int64_t stride, int64_t element) {
 }
 
 std::vector<KernelEstimate> countKernels(DeviceModule &device) {
-  llvm::PassBuilder builder;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  PassManagers managers;
 
   std::vector<KernelEstimate> estimates;
   for (const KernelSource &source : device.kernels) {
@@ -1802,7 +1793,7 @@ std::vector<KernelEstimate> countKernels(DeviceModule &device) {
       estimates.push_back(std::move(estimate));
       continue;
     }
-    KernelAnalysis analysis(*function, source, fam);
+    KernelAnalysis analysis(*function, source, managers.functions);
     estimates.push_back(analysis.run());
   }
   return estimates;
