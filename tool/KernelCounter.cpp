@@ -1722,8 +1722,10 @@ KernelEstimate KernelAnalysis::run() {
     for (llvm::Instruction &inst : block) {
       std::string unresolved;
       Flops f = flopsOf(inst, &unresolved);
-      for (int b = 0; b < BucketCount; ++b)
+      for (int b = 0; b < BucketCount; ++b) {
         flops[b] += f[b];
+        estimate.doubleArithmetic = estimate.doubleArithmetic || (f[b] && inst.getType()->getScalarType()->isDoubleTy());
+      }
       if (!unresolved.empty()) {
         unresolvedCall = true;
         addUnknown(unresolved, &inst);

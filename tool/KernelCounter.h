@@ -40,6 +40,9 @@ struct KernelEstimate {
   std::optional<Expr> read, write, predictedRead, predictedWrite;
   std::vector<CountedAccess> accesses;
   std::vector<Unknown> unknowns;
+  /// Whether any double-precision operation survived the optimiser (arithmetic or a special function such
+  /// as pow on doubles): a promotion in the source that left none was folded back to single precision.
+  bool doubleArithmetic = false;
 };
 
 /// 32-byte sectors one warp request of 32 threads touches: lanes `stride` bytes apart, `element` bytes each.

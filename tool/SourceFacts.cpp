@@ -116,6 +116,11 @@ public:
       std::string text = spelling(range);
       promotion.where = span(range);
       promotion.what = "the double literal " + text;
+      // A constant behind a macro (M_PI) has no text of its own at the use: name the macro.
+      if (range.getBegin().isMacroID())
+        promotion.what = "the double constant " +
+                         clang::Lexer::getImmediateMacroName(range.getBegin(), sm_, context_.getLangOpts()).str() +
+                         " (a macro)";
       bool unsuffixed = !text.empty() && (std::isdigit(static_cast<unsigned char>(text.back())) || text.back() == '.');
       if (unsuffixed && fixable(range))
         promotion.replacement = text + "f";
