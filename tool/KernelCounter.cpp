@@ -870,7 +870,7 @@ std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const l
   seen.clear();
   if (dependsOnThread(cond, seen, 0))
     return Unmodelled{"guard on the thread coordinates it cannot express (a lane test, a rank over several "
-                      "dimensions, a bound that moves with a loop)"};
+                      "dimensions)"};
   return std::nullopt;
 }
 
