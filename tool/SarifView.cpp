@@ -25,10 +25,19 @@ std::string uriPath(const std::string &path) {
   return out;
 }
 
+/// The 1-based column in Unicode code points (SARIF's columnKind) of a 1-based byte column (clang's) on
+/// `line`: a UTF-8 continuation byte before it does not start a character.
+int codePointColumn(const std::string &line, int byteColumn) {
+  int column = 1;
+  for (int i = 0; i + 1 < byteColumn && i < static_cast<int>(line.size()); ++i)
+    column += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80;
+  return column + std::max(0, byteColumn - 1 - static_cast<int>(line.size()));
+}
+
 class Artifacts {
 public:
-  explicit Artifacts(const std::string &baseDir)
-      : base_(std::filesystem::weakly_canonical(std::filesystem::absolute(baseDir))) {}
+  Artifacts(const std::string &baseDir, SourceLines &sources)
+      : base_(std::filesystem::weakly_canonical(std::filesystem::absolute(baseDir))), sources_(sources) {}
 
   std::string baseUri() const {
     std::string uri = "file://" + uriPath(base_.string());
@@ -51,14 +60,16 @@ public:
   }
 
   Json physical(const SourceSpan &span) const {
-    Json region = {{"startLine", span.line}, {"startColumn", std::max(span.column, 1)}};
+    std::string text = sources_.line(span.file, span.line);
+    Json region = {{"startLine", span.line}, {"startColumn", codePointColumn(text, std::max(span.column, 1))}};
     if (span.endColumn > span.column)
-      region["endColumn"] = span.endColumn;
+      region["endColumn"] = codePointColumn(text, span.endColumn);
     return {{"artifactLocation", location(span.file)}, {"region", region}};
   }
 
 private:
   std::filesystem::path base_;
+  SourceLines &sources_;
 };
 
 std::string fingerprint(const std::string &text) {
@@ -96,7 +107,7 @@ std::string trimmed(const std::string &text) {
 
 Json sarifLog(const std::vector<Finding> &findings, const std::vector<const Rule *> &rules,
               const std::string &baseDir, SourceLines &sources) {
-  Artifacts artifacts(baseDir);
+  Artifacts artifacts(baseDir, sources);
   Json ruleList = Json::array();
   std::map<std::string, int> ruleIndex;
   for (const Rule *rule : rules) {

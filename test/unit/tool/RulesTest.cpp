@@ -174,5 +174,19 @@ TEST(SarifLog, FingerprintsFollowTheTextNotTheLine) {
   EXPECT_NE(fingerprintWith("x = y * 0.25;\n", 1), before);
 }
 
+TEST(SarifLog, ColumnsCountCodePointsNotBytes) {
+  testing::TempDir dir;
+  std::string file = dir.file("k.cu");
+  // "é" is two bytes: clang's byte columns 13-16 of `0.5` are code points 12-15.
+  std::ofstream(file) << "/* é */ y * 0.5;\n";
+  SourceLines sources;
+  Finding f{"roofcheck-fp64-promotion", Severity::Warning, {file, 1, 13, 16}, "m", "k", {}, {}};
+  Json log = sarifLog({f}, {findRule("roofcheck-fp64-promotion")}, dir.file(""), sources);
+  const Json &region = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+  EXPECT_EQ(region["startColumn"], 12);
+  EXPECT_EQ(region["endColumn"], 15);
+  EXPECT_EQ(log["runs"][0]["columnKind"], "unicodeCodePoints");
+}
+
 } // namespace
 } // namespace roofcheck::lint
