@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Speed of the static estimator on real code: `roofcheck lint` against clang's own `-fsyntax-only` parse of
-# the same device compilation (the command `roofcheck lint --print-command` shows), alternating the two,
+# the same device compilation (the command `roofcheck lint --print-command` shows, with the tool's own
+# header included as its front end includes it), alternating the two,
 # medians of RUNS runs, on the five translation units of the conformance corpus that took lint longest in
 # RESULTS (bench/conformance/results-*.jsonl). Target: lint <= 1.5x the parse on every one.
 #
@@ -9,8 +10,8 @@
 # Exits 0 when every ratio is at most 1.5, 1 when one is above, 2 on a setup problem.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-results=${2:-$root/bench/conformance/results-baseline.jsonl}
+build=$(realpath -m "${1:-$root/build}")
+results=$(realpath -m "${2:-$root/bench/conformance/results-baseline.jsonl}")
 runs=${3:-5}
 corpus_dir=${4:-/work/corpus}
 lint=$build/bin/roofcheck-lint
@@ -31,13 +32,21 @@ records = [json.loads(line) for line in open(results)]
 analysable = [r for r in records if r["exit"] in (0, 1) and r.get("kernels")]
 slowest = sorted(analysable, key=lambda r: -r["seconds"])[:5]
 
+# The parse must see what lint's front end sees: the tool's own header (tool/CudaCompat.cpp, which lives in
+# memory in the tool and selects the same code paths, nvcc's version macros among them), written out here.
+source = open(os.path.join(conformance, "..", "..", "tool", "CudaCompat.cpp")).read()
+start = source.index('R"(') + 3
+compat = os.path.join(os.environ.get("TMPDIR", "/tmp"), "roofcheck-lint-speed-compat.h")
+with open(compat, "w") as header:
+    header.write(source[start:source.index(')";', start)])
+
 rows, worst = [], 0.0
 for record in slowest:
     project, tu = tus[(record["project"], record["file"])]
     lint_argv = [lint, tu["path"], "--quiet", "--"] + tu["flags"]
     printed = subprocess.run([lint, "--print-command", tu["path"], "--"] + tu["flags"], cwd=project["root"],
                              check=True, capture_output=True, text=True).stdout
-    parse_argv = [clang] + shlex.split(printed)[1:]
+    parse_argv = [clang] + shlex.split(printed)[1:-1] + ["-include", compat, shlex.split(printed)[-1]]
     commands = {"lint": lint_argv, "parse": parse_argv}
     times = {name: [] for name in commands}
     for argv in commands.values():  # warm the file cache; the parse may report errors of its own (exit 1)
