@@ -134,9 +134,10 @@ public:
     }
     if (!fd->hasAttr<clang::CUDAGlobalAttr>() || !fd->isThisDeclarationADefinition() || fd->isDependentContext())
       return true;
-    if (sm.isInSystemHeader(sm.getExpansionLoc(fd->getLocation())))
-      return true;
     KernelSource kernel;
+    // A library's kernels (CUB's, Thrust's) are instantiated by the file's host code: their launches are
+    // the program's too, so they are estimated; the rules leave them alone.
+    kernel.library = sm.isInSystemHeader(sm.getExpansionLoc(fd->getLocation()));
     kernel.name = fd->getNameAsString();
     clang::PrintingPolicy policy(context_->getLangOpts());
     policy.SuppressTagKeyword = true;
@@ -168,7 +169,8 @@ public:
       p.size = param->getType()->isIncompleteType() ? 0 : context_->getTypeSizeInChars(param->getType()).getQuantity();
       kernel.params.push_back(p);
     }
-    collectSourceFacts(*context_, fd, kernel);
+    if (!kernel.library)
+      collectSourceFacts(*context_, fd, kernel);
     sink_.kernels.push_back(std::move(kernel));
     return true;
   }

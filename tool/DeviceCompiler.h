@@ -49,6 +49,7 @@ struct KernelSource {
   int column = 0; ///< of the kernel's name
   std::vector<KernelParam> params;
   std::string notAnalysed; ///< the compile error that kept its body out, when there was one
+  bool library = false;    ///< defined in a system header (CUB, Thrust): estimated, never linted
   /// Found in the kernel's body and in the device functions it calls that the main file defines.
   std::vector<Fp64Promotion> promotions;
   std::vector<IndexExpression> indexes;

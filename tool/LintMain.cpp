@@ -55,7 +55,8 @@ constexpr const char *Usage =
     "  --json FILE           write the roofcheck.static/1 document to FILE\n"
     "  --sarif FILE          write the findings as SARIF 2.1.0 to FILE\n"
     "  --quiet               print the findings only, not the estimates\n"
-    "  --verbose             also print a note for every unknown (what the estimator could not follow)\n"
+    "  --verbose             also print a note for every unknown (what the estimator could not follow) and the\n"
+    "                        kernels instantiated from library headers (CUB, Thrust)\n"
     "  --rules LIST          rule patterns applied after the configuration's: '-*,roofcheck-claim'\n"
     "  --config FILE         the configuration to use instead of the nearest .roofcheck.yaml\n"
     "  --ceilings FILE       roofcheck.ceilings/1, to check `bound` claims (else the configuration's)\n"
@@ -564,8 +565,16 @@ int lint(int argc, char **argv) {
   }
   if (options.jsonPath)
     roofcheck::saveStaticFile(*options.jsonPath, document);
-  if (!options.quiet)
-    std::cout << roofcheck::lint::renderText(document);
+  if (!options.quiet) {
+    std::cout << roofcheck::lint::renderText(document, options.verbose);
+    long library = std::count_if(document.kernels.begin(), document.kernels.end(),
+                                 [](const roofcheck::StaticKernel &k) { return k.library; });
+    if (library > 0 && !options.verbose)
+      std::fprintf(stderr,
+                   "roofcheck-lint: note: %ld kernel%s from library headers (CUB, Thrust) estimated, not linted: "
+                   "--verbose prints %s, --json writes %s\n",
+                   library, library == 1 ? "" : "s", library == 1 ? "it" : "them", library == 1 ? "it" : "them");
+  }
   std::cout << roofcheck::lint::renderDiagnostics(findings, sources);
   if (options.verbose)
     std::cout << roofcheck::lint::renderUnknownNotes(document);

@@ -75,14 +75,17 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
         k.accesses.push_back(a);
     }
     k.unknowns = e.unknowns;
+    k.library = e.source.library;
     doc.kernels.push_back(std::move(k));
   }
   return doc;
 }
 
-std::string renderText(const StaticDocument &document) {
+std::string renderText(const StaticDocument &document, bool withLibraryKernels) {
   std::ostringstream out;
   for (const StaticKernel &k : document.kernels) {
+    if (k.library && !withLibraryKernels)
+      continue;
     out << k.file << ":" << k.line << ": kernel " << k.name << " (" << k.mangled << ")\n";
     line(out, "flops.total", k.flops.total);
     line(out, "flops.fp64", k.flops.fp64);

@@ -17,8 +17,9 @@ namespace roofcheck::lint {
 StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates, const Bindings &bindings,
                                    const std::string &arch);
 
-/// Compiler-style text: "file:line: kernel NAME" then one indented line per quantity, access and unknown.
-std::string renderText(const StaticDocument &document);
+/// Compiler-style text: "file:line: kernel NAME" then one indented line per quantity, access and unknown;
+/// kernels from library headers only with withLibraryKernels.
+std::string renderText(const StaticDocument &document, bool withLibraryKernels);
 
 /// --verbose: one compiler-style note per unknown, "file:line:column: note: kernel 'NAME': cannot bound ...:
 /// REASON [unknown: CAUSE]", so that an editor can jump to what the estimator could not follow.

@@ -211,6 +211,8 @@ Json toJson(const StaticDocument &doc) {
                        {"accesses", accesses},
                        {"unknowns", unknowns},
                        {"claims", claims}});
+    if (k.library)
+      kernels.back()["library"] = true;
   }
   return Json{{"schema", StaticSchema}, {"generator", doc.generator}, {"arch", doc.arch}, {"kernels", kernels}};
 }
@@ -282,6 +284,7 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
     }
     for (const FieldReader &cr : kr.optionalArray("claims"))
       k.claims.push_back({cr.string("text"), cr.string("file"), intField(cr, "line"), intField(cr, "column")});
+    k.library = optionalBoolean(kr, "library").value_or(false);
     doc.kernels.push_back(std::move(k));
   }
   return doc;

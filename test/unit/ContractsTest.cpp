@@ -64,6 +64,19 @@ TEST(StaticContract, RoundTripsThroughAFile) {
   EXPECT_EQ(toJson(back).dump(), toJson(doc).dump());
 }
 
+TEST(StaticContract, LibraryKernelsAreMarkedAndOlderFilesReadAsTheUsers) {
+  StaticDocument doc = vectorAdd();
+  Json json = toJson(doc);
+  EXPECT_FALSE(json["kernels"][0].contains("library")) << "written only when true";
+  EXPECT_FALSE(staticFromJson(json, "s.json").kernels[0].library);
+  doc.kernels[0].library = true;
+  json = toJson(doc);
+  EXPECT_EQ(json["kernels"][0]["library"], true);
+  EXPECT_TRUE(staticFromJson(json, "s.json").kernels[0].library);
+  json["kernels"][0]["library"] = "yes";
+  EXPECT_NE(errorOf([&] { staticFromJson(json, "s.json"); }).find("library"), std::string::npos);
+}
+
 TEST(StaticContract, QuantityValuesAreFilledWhenBound) {
   Quantity q = Quantity::of(Expr::parse("2 * N * N * N"), {{"N", Number(int64_t{1024})}});
   EXPECT_EQ(q.expr, "2 * N * N * N");

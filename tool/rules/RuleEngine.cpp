@@ -19,6 +19,8 @@ std::vector<Finding> runRules(const std::vector<KernelEstimate> &estimates, cons
   std::vector<Finding> findings;
   std::set<std::tuple<std::string, std::string, int, int, std::string>> seen;
   for (size_t i = 0; i < estimates.size() && i < document.kernels.size(); ++i) {
+    if (document.kernels[i].library)
+      continue;
     KernelContext context{estimates[i], document.kernels[i], bindings, ceilings};
     for (const auto &rule : allRules()) {
       if (!config.enabled(rule->id()))

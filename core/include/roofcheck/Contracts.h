@@ -109,6 +109,9 @@ struct StaticKernel {
   std::vector<GlobalAccess> accesses;
   std::vector<Unknown> unknowns;
   std::vector<ClaimSource> claims; ///< optional in the document: absent means none
+  /// Defined in a system header (CUB, Thrust, the toolkit's own): estimated so that its launches join, and
+  /// never the subject of a lint finding. Optional in the document: absent means false.
+  bool library = false;
 };
 
 struct StaticDocument {
