@@ -9,9 +9,30 @@
 namespace roofcheck::lint {
 namespace {
 
-Quantity quantity(const std::optional<Expr> &e, const Bindings &bindings) {
-  return e ? Quantity::of(*e, bindings) : Quantity::unknown();
-}
+/// One kernel's quantities. A formula longer than a document holds is written as unknown (the contract
+/// reads no longer text); the kernel's unknowns then say which quantity and why.
+class KernelQuantities {
+public:
+  KernelQuantities(const Bindings &bindings, const KernelSource &source, std::vector<Unknown> &unknowns)
+      : bindings_(bindings), source_(source), unknowns_(unknowns) {}
+
+  Quantity operator()(const char *field, const std::optional<Expr> &e) {
+    if (!e)
+      return Quantity::unknown();
+    Quantity q = Quantity::of(*e, bindings_);
+    if (!q.known())
+      unknowns_.push_back({std::string("the formula for ") + field + " has " +
+                               std::to_string(e->simplified().str().size()) + " characters, more than the " +
+                               std::to_string(Expr::MaxTextLength) + " a document holds",
+                           source_.file, source_.line, source_.column, UnknownCause::Analysis});
+    return q;
+  }
+
+private:
+  const Bindings &bindings_;
+  const KernelSource &source_;
+  std::vector<Unknown> &unknowns_;
+};
 
 void line(std::ostringstream &out, const char *label, const Quantity &q) {
   char padded[32];
@@ -41,21 +62,23 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     k.file = e.source.file;
     k.line = e.source.line;
     k.params = e.source.params;
-    k.flops = {quantity(e.total, bindings), quantity(e.fp64, bindings), quantity(e.fp32, bindings),
-               quantity(e.fp16, bindings), quantity(e.bf16, bindings), quantity(e.tensor, bindings),
-               quantity(e.special, bindings)};
+    k.unknowns = e.unknowns;
+    KernelQuantities quantity(bindings, e.source, k.unknowns);
+    k.flops = {quantity("flops.total", e.total),   quantity("flops.fp64", e.fp64), quantity("flops.fp32", e.fp32),
+               quantity("flops.fp16", e.fp16),     quantity("flops.bf16", e.bf16), quantity("flops.tensor", e.tensor),
+               quantity("flops.special", e.special)};
     std::optional<Expr> ideal, predicted;
     if (e.read && e.write)
       ideal = *e.read + *e.write;
     if (e.predictedRead && e.predictedWrite)
       predicted = *e.predictedRead + *e.predictedWrite;
-    k.bytes = {quantity(e.read, bindings), quantity(e.write, bindings), quantity(ideal, bindings),
-               quantity(predicted, bindings)};
+    k.bytes = {quantity("bytes.read", e.read), quantity("bytes.write", e.write), quantity("bytes.ideal", ideal),
+               quantity("bytes.predicted", predicted)};
     // FLOP per byte is a ratio: the real 1.0 keeps '/' from being floor division.
     if (e.total && ideal)
-      k.intensity.ideal = Quantity::of(Expr::real(1.0) * *e.total / *ideal, bindings);
+      k.intensity.ideal = quantity("intensity.ideal", Expr::real(1.0) * *e.total / *ideal);
     if (e.total && predicted)
-      k.intensity.predicted = Quantity::of(Expr::real(1.0) * *e.total / *predicted, bindings);
+      k.intensity.predicted = quantity("intensity.predicted", Expr::real(1.0) * *e.total / *predicted);
     for (const CountedAccess &counted : e.accesses) {
       GlobalAccess a = counted.access;
       if (counted.strideExpr) {
@@ -74,7 +97,6 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
       if (!repeated)
         k.accesses.push_back(a);
     }
-    k.unknowns = e.unknowns;
     k.library = e.source.library;
     doc.kernels.push_back(std::move(k));
   }

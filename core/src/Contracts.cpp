@@ -140,7 +140,8 @@ DeviceInfo deviceFrom(const FieldReader &r) {
 Quantity Quantity::of(const Expr &e, const Bindings &bindings) {
   Quantity q;
   q.expr = e.simplified().str();
-  // Text longer than the parser reads would make the whole document unreadable: unknown instead.
+  // Text longer than the parser reads would make the whole document unreadable: unknown instead, and the
+  // writer says why (lint records it among the kernel's unknowns).
   if (q.expr.size() > Expr::MaxTextLength)
     return unknown();
   q.value = q.evaluate(bindings);
@@ -302,6 +303,16 @@ std::optional<double> MeasuredFlops::total() const {
   if (!fp64 && !fp32 && !fp16)
     return std::nullopt;
   return fp64.value_or(0) + fp32.value_or(0) + fp16.value_or(0);
+}
+
+std::vector<std::string> MeasuredFlops::uncounted() const {
+  if (!total())
+    return {};
+  std::vector<std::string> missing;
+  for (const auto &[name, value] : {std::pair{"fp64", fp64}, std::pair{"fp32", fp32}, std::pair{"fp16", fp16}})
+    if (!value)
+      missing.push_back(name);
+  return missing;
 }
 
 MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics) {

@@ -47,6 +47,23 @@ std::vector<Finding> check(const Rule &rule, const KernelEstimate &e, const Bind
   return out;
 }
 
+TEST(StaticDocument, AFormulaTooLongToWriteIsAnUnknownThatSaysSo) {
+  KernelEstimate e = estimate({});
+  Expr sum = Expr::symbol("n");
+  for (int i = 0; i < 2000; ++i)
+    sum = sum + Expr::symbol("param" + std::to_string(i)) * Expr::symbol("n");
+  e.total = e.fp32 = sum;
+  e.fp64 = e.fp16 = e.bf16 = e.tensor = e.special = e.read = e.write = Expr::integer(0);
+  StaticDocument doc = buildStaticDocument({e}, {}, "sm_90");
+  const StaticKernel &k = doc.kernels.front();
+  EXPECT_FALSE(k.flops.total.known());
+  EXPECT_TRUE(k.bytes.read.known());
+  ASSERT_FALSE(k.unknowns.empty());
+  EXPECT_EQ(k.unknowns[0].reason.rfind("the formula for flops.total has ", 0), 0u) << k.unknowns[0].reason;
+  EXPECT_NE(k.unknowns[0].reason.find("more than the 16384 a document holds"), std::string::npos);
+  EXPECT_EQ(k.unknowns[0].line, 1);
+}
+
 TEST(UncoalescedAccessRule, ReportsTheTrafficFactorAndHonoursItsThreshold) {
   UncoalescedAccessRule rule;
   KernelEstimate e = estimate({access("out", "store", Expr::integer(4) * Expr::symbol("n"), 5, 16),
