@@ -14,7 +14,8 @@
 
 namespace roofcheck::runtime {
 
-std::optional<int64_t> rankFromEnvironment(const std::function<const char *(const char *)> &getenv) {
+std::optional<int64_t> rankFromEnvironment(const std::function<const char *(const char *)> &getenv,
+                                           std::vector<std::string> &problems) {
   for (const char *name : {"OMPI_COMM_WORLD_RANK", "RANK", "SLURM_PROCID"}) {
     const char *text = getenv(name);
     if (!text || !*text)
@@ -24,6 +25,7 @@ std::optional<int64_t> rankFromEnvironment(const std::function<const char *(cons
     auto [stop, ec] = std::from_chars(text, end, value);
     if (ec == std::errc() && stop == end && value >= 0)
       return value;
+    problems.push_back(std::string(name) + "='" + text + "' is not a rank (a non-negative integer): passed over");
   }
   return std::nullopt;
 }

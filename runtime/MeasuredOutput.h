@@ -13,8 +13,10 @@
 namespace roofcheck::runtime {
 
 /// The process's rank in an MPI, torchrun or Slurm job: OMPI_COMM_WORLD_RANK, then RANK, then SLURM_PROCID
-/// (the first that holds a non-negative integer). getenv is injected for tests.
-std::optional<int64_t> rankFromEnvironment(const std::function<const char *(const char *)> &getenv);
+/// (the first that holds a non-negative integer). A variable set to anything else is passed over and named
+/// in `problems` (one line each), for the user to see. getenv is injected for tests.
+std::optional<int64_t> rankFromEnvironment(const std::function<const char *(const char *)> &getenv,
+                                           std::vector<std::string> &problems);
 
 /// "roofcheck.<pid>.measured.jsonl", or "roofcheck.rank<R>.<pid>.measured.jsonl" in a ranked job.
 std::string measuredFileName(int64_t pid, std::optional<int64_t> rank);

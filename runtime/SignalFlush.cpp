@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <exception>
 #include <ctime>
 #include <thread>
 
@@ -39,9 +41,16 @@ void flushWhenAsked() {
   while (::sem_wait(&flushWanted) != 0)
     if (errno != EINTR)
       return;
+  // The signal still ends the program as it would have; what the flush could not write is said here, once.
+  int signal = flushSignal.load();
   try {
-    (*flushAction)(flushSignal.load());
+    (*flushAction)(signal);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "roofcheck: warning: writing the measurements on signal %d failed: %s; the measured file may end early\n",
+                 signal, e.what());
   } catch (...) {
+    std::fprintf(stderr, "roofcheck: warning: writing the measurements on signal %d failed; the measured file may end early\n",
+                 signal);
   }
   flushDone.store(true);
 }

@@ -133,7 +133,10 @@ int Shim::initialize() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       header_.pid = ::getpid();
-      header_.rank = rankFromEnvironment([](const char *name) { return std::getenv(name); });
+      std::vector<std::string> rankProblems;
+      header_.rank = rankFromEnvironment([](const char *name) { return std::getenv(name); }, rankProblems);
+      for (const std::string &problem : rankProblems)
+        diagnostics_.warn("rank " + problem, problem);
       header_.program = commandLine();
       header_.started = utcTimestamp();
       header_.roofcheckVersion = roofcheck::Version;

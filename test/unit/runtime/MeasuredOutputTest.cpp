@@ -73,17 +73,23 @@ TEST(MeasuredOutput, RankComesFromMpiThenTorchrunThenSlurm) {
     auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
   };
-  EXPECT_FALSE(rankFromEnvironment(getenv));
+  std::vector<std::string> problems;
+  EXPECT_FALSE(rankFromEnvironment(getenv, problems));
   env["SLURM_PROCID"] = "5";
-  EXPECT_EQ(rankFromEnvironment(getenv), 5);
+  EXPECT_EQ(rankFromEnvironment(getenv, problems), 5);
   env["RANK"] = "2";
-  EXPECT_EQ(rankFromEnvironment(getenv), 2);
+  EXPECT_EQ(rankFromEnvironment(getenv, problems), 2);
   env["OMPI_COMM_WORLD_RANK"] = "7";
-  EXPECT_EQ(rankFromEnvironment(getenv), 7);
-  env["OMPI_COMM_WORLD_RANK"] = "x7"; // not a number: the next one counts
-  EXPECT_EQ(rankFromEnvironment(getenv), 2);
+  EXPECT_EQ(rankFromEnvironment(getenv, problems), 7);
+  EXPECT_TRUE(problems.empty());
+  env["OMPI_COMM_WORLD_RANK"] = "x7"; // not a number: the next one counts, and the user hears of it
+  EXPECT_EQ(rankFromEnvironment(getenv, problems), 2);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "OMPI_COMM_WORLD_RANK='x7' is not a rank (a non-negative integer): passed over");
   env["RANK"] = "-1";
-  EXPECT_EQ(rankFromEnvironment(getenv), 5);
+  problems.clear();
+  EXPECT_EQ(rankFromEnvironment(getenv, problems), 5);
+  EXPECT_EQ(problems.size(), 2u);
 }
 
 TEST(MeasuredOutput, FileNamesCarryPidAndRank) {

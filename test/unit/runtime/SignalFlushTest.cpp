@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -110,6 +111,19 @@ TEST(SignalFlush, AFlushThatNeverEndsDelaysTheSignalOnlyByThePatience) {
   EXPECT_EQ(r.output, "stuck");
   EXPECT_GE(r.seconds, 0.2);
   EXPECT_LT(r.seconds, 2.0);
+}
+
+TEST(SignalFlush, AFailedFlushSaysSoAndTheSignalStillEndsTheProgram) {
+  ChildResult r = inChild([](int out) {
+    ::dup2(out, STDERR_FILENO);
+    flushOnSignals([](int) { throw std::runtime_error("No space left on device"); }, 2000ms, flushedSignals());
+    ::raise(SIGTERM);
+    std::this_thread::sleep_for(5s);
+  });
+  ASSERT_TRUE(WIFSIGNALED(r.status)) << "status " << r.status;
+  EXPECT_EQ(WTERMSIG(r.status), SIGTERM);
+  EXPECT_EQ(r.output, "roofcheck: warning: writing the measurements on signal 15 failed: No space left on device; the "
+                      "measured file may end early\n");
 }
 
 // Once the program's own exit has written everything (the shim calls flushNoLongerNeeded), a crash on
