@@ -477,6 +477,7 @@ Model measuredModel(const Inputs &inputs) {
   std::map<std::string, KernelAccumulator> kernels;
   std::vector<std::string> order;
   int64_t withoutDuration = 0;
+  std::map<std::string, std::set<std::string>> uncountedPrecisions; // kernel -> precisions measured without
   std::set<std::string> labels;
   for (const MeasuredInput &input : inputs.measured) {
     const MeasuredHeader &h = input.file.header;
@@ -521,6 +522,9 @@ Model measuredModel(const Inputs &inputs) {
         duration = *t;
       else
         ++withoutDuration;
+      if (l.profiled)
+        for (const std::string &precision : measuredFlops(l.metrics).uncounted())
+          uncountedPrecisions[acc.name].insert(precision);
 
       // The signature: launch shape and the scalar arguments, by the static file's parameter names.
       Bindings bindings = dimensionBindings(l.grid, l.block);
@@ -588,6 +592,19 @@ Model measuredModel(const Inputs &inputs) {
                             std::to_string(withoutDuration) +
                                 " launches have no duration: their time is not in the time shares",
                             {}});
+  if (!uncountedPrecisions.empty()) {
+    std::vector<std::string> items;
+    for (const auto &[name, precisions] : uncountedPrecisions) {
+      std::string item = name + ": no";
+      for (const std::string &p : precisions)
+        item += " " + p;
+      items.push_back(item + " counters");
+    }
+    doc.problems.push_back({"uncounted-flops", "warning",
+                            "profiled launches of " + std::to_string(items.size()) +
+                                " kernels lack the FLOP counters of a precision: their measured FLOPs leave it out",
+                            items});
+  }
   std::vector<std::string> unmatched;
   for (const std::string &key : order)
     if (!kernels[key].kernel)

@@ -165,6 +165,18 @@ TEST(ClaimMeasured, EvaluatesWithEachLaunchsArguments) {
   EXPECT_EQ(checkAgainstMeasurement(bytes, matmul(), {&far}, nullptr, 0.05).verdict, Verdict::Failed);
 }
 
+TEST(ClaimMeasured, ATotalWithAPrecisionUncountedIsNotChecked) {
+  Claim c = parseClaims("flops == 2 * N * N * N", at)[0];
+  Launch fp32Only = launchWith(1200, 3.456e9, 17.28e6);
+  ClaimResult r = checkAgainstMeasurement(c, matmul(), {&fp32Only}, nullptr, 0.05);
+  EXPECT_EQ(r.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(r.detail, "launch 7 lacks the counters for fp64, part of flops.total");
+  Launch all = fp32Only;
+  for (const char *op : {"dadd", "dmul", "dfma", "hadd", "hmul", "hfma"})
+    all.metrics[std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0;
+  EXPECT_EQ(checkAgainstMeasurement(c, matmul(), {&all}, nullptr, 0.05).verdict, Verdict::Held);
+}
+
 TEST(Bindings, DecodesArgumentsByParameterType) {
   EXPECT_EQ(decodeArgument("int", "ffffffff"), Number(int64_t{-1}));
   EXPECT_EQ(decodeArgument("const unsigned int", "ffffffff"), Number(int64_t{4294967295}));

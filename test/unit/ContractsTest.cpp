@@ -235,6 +235,8 @@ TEST(MeasuredContract, ReadsJsonLinesAndSkipsATruncatedTail) {
   EXPECT_EQ(flops.fp32, 1044.0);
   EXPECT_EQ(flops.fp64, std::nullopt);
   EXPECT_EQ(flops.total(), 1044.0);
+  EXPECT_EQ(flops.uncounted(), (std::vector<std::string>{"fp64", "fp16"})) << "left out of the total, and said";
+  EXPECT_TRUE(MeasuredFlops{}.uncounted().empty()) << "a launch without FLOP counters misses nothing in part";
 }
 
 TEST(MeasuredContract, ErrorsNameTheLine) {

@@ -190,6 +190,8 @@ struct Launch {
 struct MeasuredFlops {
   std::optional<double> fp64, fp32, fp16;
   std::optional<double> total() const; ///< sum of the known ones; nullopt if none is known
+  /// The precisions without counters where another has them: total() leaves them out, and says so here.
+  std::vector<std::string> uncounted() const;
 };
 MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics);
 
