@@ -1,5 +1,6 @@
 # lit configuration for roofcheck's command-line suites (cli, tool, report, audit, gpu).
 import os
+import sys
 import shutil
 import subprocess
 
@@ -33,6 +34,8 @@ config.substitutions.append(("%examples", os.path.join(config.roofcheck_src_root
 config.substitutions.append(("%srcroot", config.roofcheck_src_root))
 config.substitutions.append(("%objroot", config.roofcheck_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+# lit itself, for the test of the wrapper that runs a suite (test/run-lit-suite.py).
+config.substitutions.append(("%lit", os.path.abspath(sys.argv[0])))
 
 def built(tool):
     return os.access(os.path.join(config.roofcheck_bin_dir, tool), os.X_OK)
