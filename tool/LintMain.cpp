@@ -16,8 +16,14 @@
 #include "roofcheck/OptionReader.h"
 #include "roofcheck/Version.h"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Program.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,10 +35,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -92,6 +96,10 @@ struct Options {
   bool changedFiles = false;
   bool listRules = false;
   bool printCommand = false;
+  std::string program;                ///< argv[0]
+  std::vector<std::string> arguments; ///< argv[1..], as given: what a -j worker is started with
+  std::optional<size_t> workerFile;   ///< a -j worker: the index of the one file it lints
+  std::optional<std::string> workerResult; ///< a -j worker: where its result goes
 };
 
 int parseJobs(const std::string &text) {
@@ -104,7 +112,9 @@ int parseJobs(const std::string &text) {
 
 Options parseOptions(int argc, char **argv) {
   Options options;
-  roofcheck::OptionReader reader(std::vector<std::string>(argv + 1, argv + argc));
+  options.program = argv[0];
+  options.arguments.assign(argv + 1, argv + argc);
+  roofcheck::OptionReader reader(options.arguments);
   while (reader.next()) {
     const std::string &arg = reader.argument();
     if (arg == "--") {
@@ -156,6 +166,14 @@ Options parseOptions(int argc, char **argv) {
       options.gpuArch = reader.value("--cuda-gpu-arch");
     } else if (reader.is("--cuda-path")) {
       options.cudaPath = reader.value("--cuda-path");
+    } else if (reader.is("--worker-file")) { // how -j starts its processes; not for users
+      std::string index = reader.value("--worker-file");
+      char *end = nullptr;
+      options.workerFile = std::strtoul(index.c_str(), &end, 10);
+      if (index.empty() || *end != '\0')
+        throw roofcheck::Error("--worker-file needs a file index, not '" + index + "'");
+    } else if (reader.is("--worker-result")) {
+      options.workerResult = reader.value("--worker-result");
     } else if (!arg.empty() && arg[0] == '-') {
       throw roofcheck::Error("unknown option '" + arg + "' (see --help)");
     } else {
@@ -384,18 +402,48 @@ std::vector<std::string> unitsForChangedFiles(const std::string &buildDir, const
   return units;
 }
 
-/// Lints the files in `jobs` processes at once; results in the order of the files. The first error, in
-/// file order, is thrown once every process has ended.
-std::vector<FileResult> lintInParallel(const Options &options, const roofcheck::lint::DeviceCompileOptions &compile) {
-  const char *tmp = std::getenv("TMPDIR");
-  std::string dirPattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/roofcheck-lint-XXXXXX";
-  std::vector<char> buffer(dirPattern.begin(), dirPattern.end());
-  buffer.push_back('\0');
-  const char *dir = mkdtemp(buffer.data());
-  if (!dir)
-    throw roofcheck::Error(std::string("cannot make a temporary directory for -j: ") + std::strerror(errno));
-  std::string workDir = dir;
-  auto resultPath = [&](size_t i) { return workDir + "/" + std::to_string(i) + ".json"; };
+/// The worker processes of -j and their scratch folder. However the run ends (an error included), the
+/// workers still running are stopped and waited for, and the folder goes.
+class LintWorkers {
+public:
+  struct Running {
+    llvm::sys::ProcessInfo process;
+    size_t file;
+  };
+
+  LintWorkers() {
+    llvm::SmallString<128> dir;
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("roofcheck-lint", dir))
+      throw roofcheck::Error("cannot make a temporary directory for -j: " + ec.message());
+    dir_ = std::string(dir);
+  }
+  ~LintWorkers() {
+    for (const Running &r : running)
+      ::kill(r.process.Pid, SIGTERM);
+    for (const Running &r : running)
+      llvm::sys::Wait(r.process, std::nullopt);
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  LintWorkers(const LintWorkers &) = delete;
+  LintWorkers &operator=(const LintWorkers &) = delete;
+
+  std::string resultPath(size_t file) const { return dir_ + "/" + std::to_string(file) + ".json"; }
+
+  std::vector<Running> running;
+
+private:
+  std::string dir_;
+};
+
+/// Lints the files in `jobs` processes at once, each this program run again on one file of the same
+/// command line (a fresh process: no fork of a running LLVM); results in the order of the files. The first
+/// error, in file order, is thrown once every process has ended.
+std::vector<FileResult> lintInParallel(const Options &options) {
+  std::string self = llvm::sys::fs::getMainExecutable(options.program.c_str(), reinterpret_cast<void *>(&readText));
+  if (self.empty())
+    throw roofcheck::Error("cannot find this program's own path to start the -j processes");
+  LintWorkers workers;
 
   // Largest files first, so that a big file does not start last and leave the other processes idle.
   std::vector<size_t> order(options.files.size());
@@ -407,64 +455,70 @@ std::vector<FileResult> lintInParallel(const Options &options, const roofcheck::
   }
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
 
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::map<pid_t, size_t> running;
-  std::vector<int> status(options.files.size(), 0);
+  std::vector<std::string> ended(options.files.size()); // how a process ended that wrote no result
   size_t started = 0;
-  while (started < order.size() || !running.empty()) {
-    while (started < order.size() && static_cast<int>(running.size()) < options.jobs) {
+  while (started < order.size() || !workers.running.empty()) {
+    while (started < order.size() && static_cast<int>(workers.running.size()) < options.jobs) {
       size_t next = order[started++];
-      pid_t pid = fork();
-      if (pid < 0)
-        throw roofcheck::Error(std::string("cannot start a lint process: ") + std::strerror(errno));
-      if (pid == 0) {
-        roofcheck::Json out;
-        int code = roofcheck::ExitSuccess;
-        try {
-          out = toJson(lintFile(options.files[next], options, compile));
-        } catch (const std::exception &e) {
-          out = {{"error", e.what()}};
-          code = roofcheck::ExitBadInput;
-        }
-        std::ofstream(resultPath(next)) << out.dump();
-        std::_Exit(code);
+      std::vector<std::string> args = {self, "--worker-file", std::to_string(next), "--worker-result",
+                                       workers.resultPath(next)};
+      args.insert(args.end(), options.arguments.begin(), options.arguments.end());
+      std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
+      std::string error;
+      bool failed = false;
+      llvm::sys::ProcessInfo process =
+          llvm::sys::ExecuteNoWait(self, argRefs, std::nullopt, {}, 0, &error, &failed);
+      if (failed)
+        throw roofcheck::Error("cannot start a lint process: " + error);
+      workers.running.push_back({process, next});
+    }
+    bool anyEnded = false;
+    for (auto it = workers.running.begin(); it != workers.running.end();) {
+      std::string error;
+      llvm::sys::ProcessInfo done = llvm::sys::Wait(it->process, 0, &error);
+      if (done.Pid == 0) { // still running
+        ++it;
+        continue;
       }
-      running[pid] = next;
+      if (done.ReturnCode < 0)
+        ended[it->file] = error.empty() ? "it ended abnormally" : error;
+      it = workers.running.erase(it);
+      anyEnded = true;
     }
-    int wstatus = 0;
-    pid_t done = waitpid(-1, &wstatus, 0);
-    if (done < 0 && errno == EINTR)
-      continue;
-    if (done < 0)
-      break;
-    if (auto found = running.find(done); found != running.end()) {
-      status[found->second] = wstatus;
-      running.erase(found);
-    }
+    if (!anyEnded)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 
   std::vector<FileResult> results;
-  std::optional<std::string> firstError;
-  for (size_t i = 0; i < options.files.size() && !firstError; ++i) {
+  for (size_t i = 0; i < options.files.size(); ++i) {
     const std::string &file = options.files[i];
-    if (WIFSIGNALED(status[i])) {
-      firstError = "linting " + file + " crashed (signal " + std::to_string(WTERMSIG(status[i])) + ")";
-      continue;
-    }
-    roofcheck::Json json = roofcheck::Json::parse(readText(resultPath(i)), nullptr, false);
+    if (!ended[i].empty())
+      throw roofcheck::Error("linting " + file + " crashed (" + ended[i] + ")");
+    roofcheck::Json json = roofcheck::Json::parse(readText(workers.resultPath(i)), nullptr, false);
     if (json.is_discarded() || (json.contains("error") && !json.at("error").is_string()))
-      firstError = "linting " + file + " ended without a result (exit status " + std::to_string(WEXITSTATUS(status[i])) + ")";
-    else if (json.contains("error"))
-      firstError = json.at("error").get<std::string>();
-    else
-      results.push_back(fileResultFromJson(json, file));
+      throw roofcheck::Error("linting " + file + " ended without a result");
+    if (json.contains("error"))
+      throw roofcheck::Error(json.at("error").get<std::string>());
+    results.push_back(fileResultFromJson(json, file));
   }
-  std::error_code ec;
-  std::filesystem::remove_all(workDir, ec);
-  if (firstError)
-    throw roofcheck::Error(*firstError);
   return results;
+}
+
+/// A -j worker: lints one file of the command line and writes what it found, or its error, as JSON.
+int lintOneFileForTheParent(const Options &options, const roofcheck::lint::DeviceCompileOptions &compile) {
+  roofcheck::Json out;
+  int code = roofcheck::ExitSuccess;
+  try {
+    if (*options.workerFile >= options.files.size())
+      throw roofcheck::Error("--worker-file " + std::to_string(*options.workerFile) + ": there are only " +
+                             std::to_string(options.files.size()) + " files");
+    out = toJson(lintFile(options.files[*options.workerFile], options, compile));
+  } catch (const std::exception &e) {
+    out = {{"error", e.what()}};
+    code = roofcheck::ExitBadInput;
+  }
+  roofcheck::writeJsonFile(*options.workerResult, out);
+  return code;
 }
 
 void listRules(const Options &options) {
@@ -508,9 +562,11 @@ int lint(int argc, char **argv) {
   }
   if (options.changedFiles && options.buildDir)
     options.files = unitsForChangedFiles(*options.buildDir, options.files);
+  if (options.workerFile && options.workerResult)
+    return lintOneFileForTheParent(options, compile);
   std::vector<FileResult> results;
   if (options.jobs > 1 && options.files.size() > 1)
-    results = lintInParallel(options, compile);
+    results = lintInParallel(options);
   else
     for (const std::string &file : options.files)
       results.push_back(lintFile(file, options, compile));
