@@ -26,8 +26,8 @@ const char *usage =
     "Checks the claims written next to kernels (// roofcheck-claim: intensity >= N / 6) against the static\n"
     "estimate (with the given bindings) and against the profiled launches in the measured files.\n"
     "Prints one line per claim: held, failed, or not checkable and why. Exit 1 if any claim failed.\n\n"
-    "  --static FILE      roofcheck.static/1 from `roofcheck lint --json` (repeatable)\n"
-    "  --measured FILE    roofcheck.measured/1 from `roofcheck run` (repeatable)\n"
+    "  --static FILE...   roofcheck.static/1 from `roofcheck lint --json` (repeatable)\n"
+    "  --measured FILE... roofcheck.measured/1 from `roofcheck run`, one per process (repeatable)\n"
     "  --ceilings FILE    roofcheck.ceilings/1 from `roofcheck probe`, for `bound` claims\n"
     "  --kernel NAME      only kernels of this name (template arguments optional)\n"
     "  --grid, --block    launch dimensions for the static check\n"
@@ -44,12 +44,15 @@ struct Options {
 
 Options parseOptions(int argc, char **argv) {
   Options o;
-  OptionReader reader(std::vector<std::string>(argv + 1, argv + argc));
+  OptionReader reader(std::vector<std::string>(argv + 1, argv + argc), "roofcheck audit --help");
   while (reader.next()) {
-    if (reader.is("--static"))
-      o.staticFiles.push_back(reader.value("--static"));
-    else if (reader.is("--measured"))
-      o.measuredFiles.push_back(reader.value("--measured"));
+    if (reader.is("--static")) {
+      for (std::string &file : reader.values("--static"))
+        o.staticFiles.push_back(std::move(file));
+    } else if (reader.is("--measured")) {
+      for (std::string &file : reader.values("--measured"))
+        o.measuredFiles.push_back(std::move(file));
+    }
     else if (reader.is("--ceilings"))
       o.ceilingsFile = reader.value("--ceilings");
     else if (reader.is("--kernel"))
@@ -66,7 +69,7 @@ Options parseOptions(int argc, char **argv) {
         throw Error("--tolerance must be a fraction in [0, 1)");
       o.tolerance = t.toDouble();
     } else
-      throw Error("unknown option '" + reader.argument() + "' (see --help)");
+      reader.rejectUnknown();
   }
   if (o.staticFiles.empty())
     throw Error("no static file: give --static FILE (from `roofcheck lint --json`)");

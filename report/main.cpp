@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     double minShare = 0.05;
     bool failOnMismatch = false, quiet = false;
     StaticBindings bindings;
-    OptionReader reader(std::vector<std::string>(argv + 1, argv + argc));
+    OptionReader reader(std::vector<std::string>(argv + 1, argv + argc), "roofcheck report --help");
     while (reader.next()) {
       const std::string &a = reader.argument();
       if (a == "--help" || a == "-h") {
@@ -92,13 +92,11 @@ int main(int argc, char **argv) {
         bindings.grid = parseDim3(reader.value("--grid"), "--grid");
       } else if (reader.is("--block")) {
         bindings.block = parseDim3(reader.value("--block"), "--block");
-      } else if (a == "--static" || a == "--measured" || a == "--ceilings") {
+      } else if (reader.is("--static") || reader.is("--measured") || reader.is("--ceilings")) {
         // One or more files, up to the next option.
-        const char *schema = a == "--static" ? StaticSchema : a == "--measured" ? MeasuredSchema : CeilingsSchema;
-        std::vector<std::string> listed = reader.untilNextOption();
-        if (listed.empty())
-          throw Error(a + " needs a file (see --help)");
-        for (std::string &file : listed)
+        std::string name = a.substr(0, a.find('='));
+        const char *schema = name == "--static" ? StaticSchema : name == "--measured" ? MeasuredSchema : CeilingsSchema;
+        for (std::string &file : reader.values(name))
           files.push_back({std::move(file), schema});
       } else if (reader.is("--arg")) {
         std::string v = reader.value("--arg");
@@ -119,7 +117,7 @@ int main(int argc, char **argv) {
       } else if (a == "--fail-on-mismatch") {
         failOnMismatch = true;
       } else if (a.size() > 1 && a[0] == '-') {
-        throw Error("unknown option " + a + " (see --help)");
+        reader.rejectUnknown();
       } else {
         files.push_back({a, ""});
       }

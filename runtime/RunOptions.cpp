@@ -161,18 +161,16 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
         throw Error("option --output-dir needs a directory");
     } else if (arg == "--report") {
       line.report.wanted = true;
-    } else if (arg == "--static") {
+    } else if (reader.is("--static")) {
       // One or more files, up to the next option (or "--").
-      std::vector<std::string> files = reader.untilNextOption();
-      if (files.empty())
-        throw Error("option --static needs a file (see roofcheck run --help)");
+      std::vector<std::string> files = reader.values("--static");
       line.report.staticFiles.insert(line.report.staticFiles.end(), files.begin(), files.end());
     } else if (reader.is("--ceilings")) {
       line.report.ceilings = reader.value("--ceilings");
       if (line.report.ceilings->empty())
         throw Error("option --ceilings needs a file");
     } else if (arg.size() > 1 && arg[0] == '-') {
-      throw Error("unknown option '" + arg + "' (see roofcheck run --help)");
+      reader.rejectUnknown();
     } else {
       line.program.push_back(arg);
       for (std::string &rest : reader.rest())

@@ -114,7 +114,7 @@ Options parseOptions(int argc, char **argv) {
   Options options;
   options.program = argv[0];
   options.arguments.assign(argv + 1, argv + argc);
-  roofcheck::OptionReader reader(options.arguments);
+  roofcheck::OptionReader reader(options.arguments, "roofcheck lint --help");
   while (reader.next()) {
     const std::string &arg = reader.argument();
     if (arg == "--") {
@@ -175,7 +175,7 @@ Options parseOptions(int argc, char **argv) {
     } else if (reader.is("--worker-result")) {
       options.workerResult = reader.value("--worker-result");
     } else if (!arg.empty() && arg[0] == '-') {
-      throw roofcheck::Error("unknown option '" + arg + "' (see --help)");
+      reader.rejectUnknown();
     } else {
       options.files.push_back(arg);
     }

@@ -32,12 +32,19 @@ std::string OptionReader::value(const std::string &name) {
   return args_[++at_];
 }
 
-std::vector<std::string> OptionReader::untilNextOption() {
-  std::vector<std::string> values;
+std::vector<std::string> OptionReader::values(const std::string &name) {
+  std::vector<std::string> listed;
+  const std::string &arg = argument();
+  if (arg.size() > name.size() && arg[name.size()] == '=' && arg.size() > name.size() + 1)
+    listed.push_back(arg.substr(name.size() + 1));
   while (at_ + 1 < args_.size() && !args_[at_ + 1].empty() && args_[at_ + 1][0] != '-')
-    values.push_back(args_[++at_]);
-  return values;
+    listed.push_back(args_[++at_]);
+  if (listed.empty())
+    throw Error(name + " needs a value (see " + helpCommand_ + ")");
+  return listed;
 }
+
+void OptionReader::rejectUnknown() const { throw Error("unknown option '" + argument() + "' (see " + helpCommand_ + ")"); }
 
 std::vector<std::string> OptionReader::rest() {
   std::vector<std::string> remaining(args_.begin() + static_cast<std::ptrdiff_t>(std::min(at_ + 1, args_.size())),

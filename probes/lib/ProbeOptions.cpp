@@ -62,7 +62,7 @@ ProbeOptions parseProbeOptions(const std::vector<std::string> &args) {
   ProbeOptions options;
   options.groups = {allProbeGroups().begin(), allProbeGroups().end()};
   bool sawOnly = false;
-  OptionReader reader(args);
+  OptionReader reader(args, "roofcheck probe --help");
   while (reader.next()) {
     const std::string &arg = reader.argument();
     if (arg == "--help" || arg == "-h") {
@@ -81,7 +81,7 @@ ProbeOptions parseProbeOptions(const std::vector<std::string> &args) {
       sawOnly = true;
       options.groups = parseGroups(reader.value("--only"));
     } else {
-      throw Error("unknown argument \"" + arg + "\" (see --help)");
+      reader.rejectUnknown();
     }
   }
   return options;

@@ -43,14 +43,34 @@ TEST(OptionReader, AMissingValueNamesTheOptionAndTheHelp) {
 }
 
 TEST(OptionReader, ListsStopAtTheNextOptionAndRestTakesEverything) {
-  OptionReader r({"--static", "a.json", "b.json", "--report", "--", "./app", "-x"});
+  OptionReader r({"--static", "a.json", "b.json", "--measured=c.jsonl", "d.jsonl", "--report", "--", "./app", "-x"});
   ASSERT_TRUE(r.next());
-  EXPECT_EQ(r.untilNextOption(), (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_EQ(r.values("--static"), (std::vector<std::string>{"a.json", "b.json"}));
+  ASSERT_TRUE(r.next());
+  ASSERT_TRUE(r.is("--measured"));
+  EXPECT_EQ(r.values("--measured"), (std::vector<std::string>{"c.jsonl", "d.jsonl"})) << "NAME=A B as NAME A B";
   ASSERT_TRUE(r.next());
   EXPECT_EQ(r.argument(), "--report");
-  EXPECT_TRUE(r.untilNextOption().empty());
   ASSERT_TRUE(r.next());
   EXPECT_EQ(r.argument(), "--");
   EXPECT_EQ(r.rest(), (std::vector<std::string>{"./app", "-x"}));
   EXPECT_FALSE(r.next());
+}
+
+TEST(OptionReader, AnEmptyListAndAnUnknownOptionAreOneWordingForEveryTool) {
+  OptionReader r({"--static", "--bogus"}, "roofcheck report --help");
+  ASSERT_TRUE(r.next());
+  try {
+    r.values("--static");
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_STREQ(e.what(), "--static needs a value (see roofcheck report --help)");
+  }
+  ASSERT_TRUE(r.next());
+  try {
+    r.rejectUnknown();
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_STREQ(e.what(), "unknown option '--bogus' (see roofcheck report --help)");
+  }
 }

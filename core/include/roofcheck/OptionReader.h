@@ -22,8 +22,12 @@ public:
   /// The value of option `name`, the argument at hand: what follows '=', else the next argument (which
   /// is then passed over). Throws roofcheck::Error "NAME needs a value (see HELP)" when there is none.
   std::string value(const std::string &name);
-  /// The arguments after the one at hand up to the next that starts with '-', passed over.
-  std::vector<std::string> untilNextOption();
+  /// The values of list option `name`, the argument at hand: `NAME A B` (up to the next argument that starts
+  /// with '-'), `NAME=A` and `NAME=A B` alike. Throws roofcheck::Error "NAME needs a value (see HELP)" when
+  /// there is none. Callers let the option repeat, so that `NAME A NAME B` is the same list.
+  std::vector<std::string> values(const std::string &name);
+  /// Throws the error every tool gives for an option it does not know: "unknown option 'ARG' (see HELP)".
+  [[noreturn]] void rejectUnknown() const;
   /// Every argument after the one at hand; the reader is then at the end.
   std::vector<std::string> rest();
 

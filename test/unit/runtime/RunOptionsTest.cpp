@@ -136,6 +136,6 @@ TEST(RunOptions, ReportInputsNeedReport) {
   EXPECT_NE(errorOf({"--static", "s.json", "--", "./app"}).find("--static is for the report: add --report"),
             std::string::npos);
   EXPECT_NE(errorOf({"--ceilings", "c.json", "./app"}).find("--ceilings is for the report"), std::string::npos);
-  EXPECT_NE(errorOf({"--report", "--static", "--", "./app"}).find("--static needs a file"), std::string::npos);
+  EXPECT_NE(errorOf({"--report", "--static", "--", "./app"}).find("--static needs a value (see roofcheck run --help)"), std::string::npos);
   EXPECT_NE(errorOf({"--report", "--ceilings"}).find("--ceilings needs a value"), std::string::npos);
 }
