@@ -47,5 +47,21 @@ __global__ void from_params(Params p) {
   p.out[i] = sum;
 }
 
+// One loop of a template is one finding, however many instantiations the file makes: the message names the
+// template, not each instantiation.
+template <int Unroll> __global__ void until_small_by(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = x[i];
+    while (v > 1.0f)
+    // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: the work of kernel 'until_small_by' depends on data: data-dependent loop (trip count depends on values loaded from memory) [roofcheck-unbounded-work]
+      v *= 0.5f * Unroll;
+    x[i] = v;
+  }
+}
+template __global__ void until_small_by<1>(float *, int);
+template __global__ void until_small_by<2>(float *, int);
+template __global__ void until_small_by<4>(float *, int);
+
 // JSON: "cause": "data-dependent-loop"
 // JSON: "cause": "indirect-access"
