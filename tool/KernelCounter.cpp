@@ -1429,7 +1429,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         const llvm::Instruction *where = &inst; // reported where the access is, whatever made it unknown
         const llvm::DILocation *whereLoop = nullptr;
         std::vector<Progression> progressions;
-        std::optional<Poly> strideX;
+        std::optional<Poly> strideX, strideY;
         if (known && (guards(&block), unmodelledBranches_.count(&block))) {
           const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
           known = false;
@@ -1452,6 +1452,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             Poly width = lin.widths.count(axis) ? lin.widths.at(axis) : Poly();
             if (axis.tid == 0)
               strideX = coeff;
+            if (axis.tid == 1)
+              strideY = coeff;
             auto cover = covers.find(axis);
             if (cover != covers.end()) {
               auto iter = lin.iters.find(cover->second->iterAtom);
@@ -1508,6 +1510,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           counted.strideExpr = toExpr(*strideX);
         else
           counted.strideExpr = Expr::integer(0);
+        if (strideY)
+          counted.strideYExpr = toExpr(*strideY);
         counted.dependsOnThread = threadDependence(lin);
         if (Count executions = countBlock(&block); executions.value)
           counted.requested = (*executions.value * Expr::integer(access.bytes)).simplified();
@@ -1657,6 +1661,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       }
       outer.push_back(p);
     }
+    if (constantRun)
+      for (size_t index : group.members)
+        estimate.accesses[index].runBytes = std::max(estimate.accesses[index].runBytes, *constantRun);
     // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s between neighbouring
     // threads larger than the run r each thread covers, each run drags min(s, 32) / r times its bytes along.
     Expr predicted = footprint;

@@ -54,9 +54,23 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     }
     if (!stride)
       continue;
+    // A stride that is itself an argument (ggml's nb0, a tensor's byte stride) is a layout the caller picks,
+    // contiguous in the common case: nothing the source says.
+    if (symbolic && counted.strideExpr->kind() == Expr::Kind::Symbol)
+      continue;
+    // An address contiguous along threadIdx.y: the kernel makes y its fast axis (blocks of 1 x N threads),
+    // which the launch, not the source, decides.
+    if (counted.strideYExpr) {
+      std::optional<double> strideY = valueUnder(*counted.strideYExpr, context.bindings);
+      if (strideY && *strideY != 0 && std::abs(*strideY) <= counted.elementBytes)
+        continue;
+    }
     int64_t strideBytes = std::llabs(static_cast<long long>(*stride));
-    double sectors = sectorsPerRequest(strideBytes, counted.elementBytes);
-    double contiguous = sectorsPerRequest(counted.elementBytes, counted.elementBytes);
+    // Each thread's contiguous run (a loop over consecutive elements) is what the warp's requests tile:
+    // runs as long as the stride leave no gap, and L1 serves the rest of each sector.
+    int64_t run = std::max(counted.elementBytes, counted.runBytes);
+    double sectors = sectorsPerRequest(strideBytes, run);
+    double contiguous = sectorsPerRequest(run, run);
     double factor = sectors / contiguous;
     if (factor < threshold)
       continue;

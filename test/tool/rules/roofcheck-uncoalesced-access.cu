@@ -57,3 +57,30 @@ __global__ void vectors(const float4 *in, float4 *out, int n) {
   if (i < n)
     out[i] = in[i];
 }
+
+// Each thread covers eight consecutive floats in a loop: the warp's requests tile 32-byte runs with no gap,
+// and L1 serves the rest of each sector. Not reported (vector loads would take fewer requests, not less
+// traffic).
+__global__ void runs_per_thread(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (8 * i + 7 < n)
+    for (int k = 0; k < 8; ++k)
+      out[8 * i + k] = in[8 * i + k];
+}
+
+// A byte stride passed as an argument (a tensor's stride) is the caller's layout, contiguous in the common
+// case: nothing the source says. Not reported.
+__global__ void strided_argument(const char *in, float *out, long stride, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = *reinterpret_cast<const float *>(in + i * stride);
+}
+
+// threadIdx.y walks contiguous memory: the kernel is written for blocks of 1 x N threads, which the launch
+// decides. Not reported.
+__global__ void y_is_fast(const float *in, float *out, int ncols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (col < ncols)
+    out[row * ncols + col] = in[row * ncols + col];
+}
