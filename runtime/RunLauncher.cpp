@@ -68,6 +68,17 @@ std::string checkedOutputDir(const std::string &dir) {
   return ec ? dir : absolute.string();
 }
 
+/// The wait status of child `pid`. A wait that fails for another reason than a signal (ECHILD where the
+/// launcher was started with SIGCHLD ignored) is an error: a status of 0 would read as success.
+int waitForChild(pid_t pid, const std::string &what) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      throw Error("cannot wait for " + what + ": " + std::strerror(errno) +
+                  (errno == ECHILD ? " (was roofcheck started with SIGCHLD ignored?)" : ""));
+  return status;
+}
+
 std::string reportProgram() { return roofcheck::executableDirectory() + "/roofcheck-report"; }
 
 // Before the program runs, so that a typo costs no run.
@@ -119,7 +130,11 @@ void runReport(const ReportRequest &report, const std::vector<FileSummary> &file
     ::_exit(127);
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  try {
+    status = waitForChild(pid, "roofcheck report");
+  } catch (const Error &e) {
+    std::fprintf(stderr, "roofcheck-run: warning: --report: %s\n", e.what());
+    return;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
     std::fprintf(stderr, "roofcheck-run: warning: --report: roofcheck report exited with %d; the measured files stay\n",
@@ -210,9 +225,7 @@ int run(int argc, char **argv) {
   while (got < 0 && errno == EINTR);
   ::close(execPipe[0]);
 
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  int status = waitForChild(pid, "'" + line.program[0] + "'");
   childPid = 0;
   if (got == static_cast<ssize_t>(sizeof execError))
     throw Error("cannot run '" + line.program[0] + "': " + std::strerror(execError));
