@@ -457,6 +457,14 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
     if (flops.total() && dram && *dram > 0)
       intensity = *flops.total() / *dram;
     std::string where = "launch " + std::to_string(launch->index);
+    // A total that leaves a precision out for want of its counters decides nothing that depends on it.
+    std::vector<std::string> uncounted = flops.uncounted();
+    bool needsTotal = claim.subject == "bound" || claim.subject == "flops.total" ||
+                      claim.subject.rfind("intensity", 0) == 0;
+    if (needsTotal && !uncounted.empty())
+      return {Verdict::NotCheckable, where + " lacks the counters for " + uncounted.front() + ", part of the FLOPs " +
+                                         (claim.subject == "flops.total" ? "total" : "that " + claim.subject +
+                                                                                          " needs")};
 
     if (claim.subject == "bound") {
       if (!intensity)
@@ -476,12 +484,8 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
 
     std::optional<double> measured;
     const std::string &s = claim.subject;
-    if (s == "flops.total") {
-      std::vector<std::string> missing = flops.uncounted();
-      if (!missing.empty())
-        return {Verdict::NotCheckable, where + " lacks the counters for " + missing.front() + ", part of flops.total"};
+    if (s == "flops.total")
       measured = flops.total();
-    }
     else if (s == "flops.fp64")
       measured = flops.fp64;
     else if (s == "flops.fp32")
