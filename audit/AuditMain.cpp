@@ -144,6 +144,14 @@ int main(int argc, char **argv) {
       warnAboutOtherDevices(*ceilings, *options.ceilingsFile, measured, options.measuredFiles);
     }
 
+    if (options.kernel) {
+      bool named = false;
+      for (const StaticDocument &doc : statics)
+        for (const StaticKernel &kernel : doc.kernels)
+          named = named || nameMatches(kernel.name, *options.kernel);
+      if (!named)
+        throw Error("no kernel named " + *options.kernel + " in the static files");
+    }
     const Bindings &given = options.bindings;
     int counts[3] = {0, 0, 0};
     int malformed = 0;

@@ -339,8 +339,7 @@ std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir,
   if (!commands.empty() && !commands.front().Heuristic.empty())
     commands.clear();
   if (commands.empty())
-    throw Error("no compile command for " + sourceFile + " in " + buildDir +
-                "/compile_commands.json: build the file there first or pass compiler arguments after --");
+    return {};
   // The command runs in the entry's directory: the source it names there becomes the absolute path, and
   // clang resolves the other relative paths (-I, options files) from that directory too.
   const clang::tooling::CompileCommand &entry = commands.front();

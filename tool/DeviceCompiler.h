@@ -68,7 +68,8 @@ struct DeviceModule {
 /// The compile command (compiler first) that BUILD_DIR/compile_commands.json holds for sourceFile, made
 /// to run from anywhere: the source named as `sourceFile` and the include directories made absolute, the
 /// entry's directory as clang's -working-directory.
-/// Throws roofcheck::Error when the database cannot be read or has no entry for the file.
+/// Empty when the database has no entry of its own for the file; throws roofcheck::Error when the database
+/// cannot be read.
 std::vector<std::string> compileCommandFromDatabase(const std::string &buildDir, const std::string &sourceFile);
 
 /// The CUDA sources (*.cu) that BUILD_DIR/compile_commands.json compiles, in the database's order.

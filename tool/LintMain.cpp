@@ -269,14 +269,14 @@ std::vector<std::string> deviceCommandFor(const std::string &source, const Optio
   std::vector<std::string> userFlags;
   std::string firstArch;
   if (options.buildDir) {
-    std::vector<std::string> command;
-    try {
-      command = roofcheck::lint::compileCommandFromDatabase(*options.buildDir, source);
-    } catch (const roofcheck::Error &) {
-      if (!options.changedFiles)
-        throw;
+    // A database that cannot be read is an error even for --changed-files; a file it does not compile is
+    // skipped there (a header, a script in the same commit).
+    std::vector<std::string> command = roofcheck::lint::compileCommandFromDatabase(*options.buildDir, source);
+    if (command.empty() && options.changedFiles)
       return {};
-    }
+    if (command.empty())
+      throw roofcheck::Error("no compile command for " + source + " in " + *options.buildDir +
+                             "/compile_commands.json: build the file there first or pass compiler arguments after --");
     userFlags = roofcheck::lint::translateCompileCommand(command, source, &firstArch);
   } else if (options.extraArgs) {
     std::vector<std::string> command = {"clang++"};
