@@ -80,6 +80,7 @@ struct Tally {
   double timeNs = 0;
   std::array<Sum, FieldCount> predictedAll, predictedProfiled;
   int64_t profiled = 0;
+  int64_t profiledTimed = 0; ///< the profiled launches with a duration: profiledTimeNs is theirs
   double profiledTimeNs = 0;
   Sampled flops, fp64, fp32, fp16, fp16Moves, local;
   Traffic dramRead, dramWrite, l2;
@@ -96,7 +97,10 @@ struct Tally {
     if (!l.profiled)
       return;
     ++profiled;
-    profiledTimeNs += durationNs.value_or(0);
+    if (durationNs) {
+      ++profiledTimed;
+      profiledTimeNs += *durationNs;
+    }
     // Register moves counted as fp16 FMAs are no FLOPs of this kernel: the dot and its dtype leave them out.
     MeasuredFlops m = measuredFlops(l.metrics);
     double moves = predicted ? fp16MoveFlops((*predicted)[FP16], (*predicted)[BF16], m) : 0;
@@ -136,8 +140,13 @@ struct Tally {
     auto f = total(flops), d = dram();
     return f && d && *d > 0 ? std::optional<double>(*f / *d) : std::nullopt;
   }
+  /// amount over the profiled launches' time; where some lack a duration, the timed ones' mean stands for
+  /// them (never a time of 0, which would raise the rate).
   std::optional<double> perSecond(const std::optional<double> &amount) const {
-    return amount && profiledTimeNs > 0 ? std::optional<double>(*amount / (profiledTimeNs * 1e-9)) : std::nullopt;
+    if (!amount || profiledTimed == 0 || profiledTimeNs <= 0)
+      return std::nullopt;
+    double seconds = profiledTimeNs * 1e-9 * static_cast<double>(profiled) / static_cast<double>(profiledTimed);
+    return *amount / seconds;
   }
   std::optional<double> ratioOf(Field numerator, Field denominator) const {
     auto n = predictedAll[numerator].get(), d = predictedAll[denominator].get();
@@ -590,7 +599,8 @@ Model measuredModel(const Inputs &inputs) {
   if (withoutDuration > 0)
     doc.problems.push_back({"missing-duration", "warning",
                             std::to_string(withoutDuration) +
-                                " launches have no duration: their time is not in the time shares",
+                                " launches have no duration: their time is not in the time shares, and the rates of "
+                                "their kernels take the mean duration of the launches that have one",
                             {}});
   if (!uncountedPrecisions.empty()) {
     std::vector<std::string> items;
