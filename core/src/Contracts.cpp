@@ -471,6 +471,25 @@ Launch launchFrom(const FieldReader &r) {
 
 } // namespace
 
+namespace {
+
+/// What the run itself warned about (partial replay passes, dropped ranges, records CUPTI dropped): the
+/// measurements in the file carry it, so whoever reads them hears it too.
+void summaryWarnings(const FieldReader &r, const std::string &source, std::vector<std::string> &warnings) {
+  if (r.has("activity_records_dropped")) {
+    int64_t dropped = r.integer("activity_records_dropped");
+    if (dropped > 0)
+      warnings.push_back(source + ": the run lost " + std::to_string(dropped) +
+                         " kernel activity records (CUPTI dropped them): those launches are missing");
+  }
+  if (r.has("warnings"))
+    for (const Json &w : r.raw("warnings"))
+      if (w.is_string())
+        warnings.push_back(source + ": the run warned: " + w.get<std::string>());
+}
+
+} // namespace
+
 MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source) {
   MeasuredFile file;
   bool sawHeader = false;
@@ -510,7 +529,9 @@ MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source
         file.launches.push_back(launchFrom(r));
       else if (kind == "header")
         r.fail("record", "a second header");
-      // Other record kinds (clock samples, summaries) are for humans and later versions: skipped.
+      else if (kind == "summary")
+        summaryWarnings(r, source, file.warnings);
+      // Other record kinds (clock samples) are for humans and later versions: skipped.
     } catch (const Error &e) {
       std::string message = e.what();
       if (message.rfind(where, 0) == 0)

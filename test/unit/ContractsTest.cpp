@@ -239,6 +239,17 @@ TEST(MeasuredContract, ReadsJsonLinesAndSkipsATruncatedTail) {
   EXPECT_TRUE(MeasuredFlops{}.uncounted().empty()) << "a launch without FLOP counters misses nothing in part";
 }
 
+TEST(MeasuredContract, TheRunsOwnWarningsReachTheReader) {
+  std::string lines = toJson(header()).dump() + "\n" + toJson(launch(0)).dump() + "\n" +
+                      R"({"record":"summary","launches_seen":1,"launches_recorded":1,"launches_profiled":1,)" +
+                      R"("activity_records_dropped":3,"warnings":["a replay pass was not submitted"]})" + "\n";
+  MeasuredFile file = parseMeasuredLines(lines, "m.jsonl");
+  ASSERT_EQ(file.warnings.size(), 2u);
+  EXPECT_EQ(file.warnings[0], "m.jsonl: the run lost 3 kernel activity records (CUPTI dropped them): those launches "
+                              "are missing");
+  EXPECT_EQ(file.warnings[1], "m.jsonl: the run warned: a replay pass was not submitted");
+}
+
 TEST(MeasuredContract, ErrorsNameTheLine) {
   TempDir dir;
   writeText(dir.file("empty.jsonl"), "");
