@@ -256,6 +256,7 @@ def lint_tu(lint, proj, tu, timeout, tmp, clang=None):
         if doc is not None:
             kernels = doc.get("kernels", [])
             rec["kernels"] = len(kernels)
+            rec["library_kernels"] = sum(1 for k in kernels if k.get("library"))
             with_unknowns = 0
             per_reason = collections.Counter()
             examples = {}
@@ -275,17 +276,24 @@ def lint_tu(lint, proj, tu, timeout, tmp, clang=None):
             rec["kernels_with_unknowns"] = with_unknowns
             rec["unknowns"] = {c: {"kernels": n, "example": examples[c]} for c, n in per_reason.most_common()}
         findings = collections.Counter()
+        listed = []  # each finding, for the triage (bench/conformance/triage.py)
         try:
             sarif = json.load(open(spath))
             for run in sarif.get("runs", []):
                 for r in run.get("results", []):
                     findings[r.get("ruleId", "?")] += 1
+                    loc = (r.get("locations") or [{}])[0].get("physicalLocation", {})
+                    uri = loc.get("artifactLocation", {}).get("uri", "")
+                    listed.append({"rule": r.get("ruleId", "?"), "file": uri.replace("file://", "").replace(proj["root"] + "/", ""),
+                                   "line": loc.get("region", {}).get("startLine"),
+                                   "message": r.get("message", {}).get("text", "")})
         except (OSError, ValueError):
             for line in out.splitlines():
                 m = re.search(r": (?:warning|error): .*\[(roofcheck-[a-z0-9-]+)\]\s*$", line)
                 if m:
                     findings[m.group(1)] += 1
         rec["findings"] = dict(findings)
+        rec["finding_list"] = listed
         if rec["kernels"] == 0 and clang:
             rec["probe"] = probe_device_errors(tu, proj["root"], tmp, timeout, clang)
             classify_no_kernel(rec, tu)
