@@ -1555,6 +1555,31 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   };
   std::map<std::string, UnitedBox> boxes;
   for (auto &[key, group] : groups) {
+    // Each member's contiguous run among its siblings: offsets that touch or overlap (the .x .y .z .w of a
+    // uchar4 loaded byte by byte, the two floats of a float2 store, a row's left and right neighbours) are
+    // one stretch of memory per thread, which is what a warp's requests tile.
+    {
+      std::vector<std::pair<int64_t, size_t>> placed; // offset relative to the first member, member
+      for (size_t m = 0; m < group.offsets.size(); ++m)
+        if (std::optional<int64_t> d = (group.offsets[m] - group.offsets.front()).asConstant())
+          placed.emplace_back(*d, group.members[m]);
+      std::sort(placed.begin(), placed.end());
+      size_t first = 0;
+      int64_t end = placed.empty() ? 0 : placed.front().first + group.elementBytes;
+      for (size_t i = 1; i <= placed.size(); ++i) {
+        if (i < placed.size() && placed[i].first <= end) {
+          end = std::max(end, placed[i].first + group.elementBytes);
+          continue;
+        }
+        for (size_t j = first; j < i; ++j)
+          estimate.accesses[placed[j].second].runBytes =
+              std::max(estimate.accesses[placed[j].second].runBytes, end - placed[first].first);
+        if (i < placed.size()) {
+          first = i;
+          end = placed[i].first + group.elementBytes;
+        }
+      }
+    }
     // Offsets that differ by whole steps of one progression widen that progression (stencil neighbours);
     // offsets that differ by less than the smallest stride form one wider element (the .x and .y of a
     // float2 loaded separately). Anything else counts as a footprint of its own.

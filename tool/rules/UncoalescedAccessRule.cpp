@@ -38,11 +38,12 @@ std::vector<RuleOption> UncoalescedAccessRule::options() const {
 void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettings &settings,
                                   std::vector<Finding> &out) const {
   const double threshold = settings.option(id(), options().front());
-  std::set<std::tuple<std::string, int, int, std::string>> seen; // vector lanes split by the compiler
+  // One finding per pointer, kind and line: vector lanes split by the compiler, two fields of one struct.
+  std::set<std::tuple<std::string, int, std::string, std::string>> seen;
   for (const CountedAccess &counted : context.estimate.accesses) {
     const GlobalAccess &access = counted.access;
     if (!counted.strideExpr || counted.elementBytes <= 0 ||
-        !seen.emplace(access.file, access.line, access.column, access.kind).second)
+        seen.count({access.file, access.line, access.pointer, access.kind}))
       continue;
     std::optional<double> stride = valueUnder(*counted.strideExpr, context.bindings);
     bool symbolic = !stride;
@@ -74,6 +75,7 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     double factor = sectors / contiguous;
     if (factor < threshold)
       continue;
+    seen.emplace(access.file, access.line, access.pointer, access.kind);
     std::string strideText = symbolic ? counted.strideExpr->str() : formatNumber(static_cast<double>(strideBytes));
     std::string message = "uncoalesced " + access.kind + " " + (access.kind == "load" ? "from" : "to") + " '" +
                           access.pointer + "': neighbouring threads are " + strideText + " B apart, so a warp " +

@@ -84,3 +84,26 @@ __global__ void y_is_fast(const float *in, float *out, int ncols) {
   if (col < ncols)
     out[row * ncols + col] = in[row * ncols + col];
 }
+
+// The four bytes of each uchar4 read one by one, and the neighbours on either side: each thread's stretch
+// is longer than the stride (HeCBench's sobel). Not reported.
+__device__ float4 widened(uchar4 c) { return make_float4(c.x, c.y, c.z, c.w); }
+__global__ void smooth_row(const uchar4 *in, float4 *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < n - 1) {
+    float4 a = widened(in[i - 1]), b = widened(in[i]), c = widened(in[i + 1]);
+    out[i] = make_float4(a.x + b.x + c.x, a.y + b.y + c.y, a.z + b.z + c.z, a.w + b.w + c.w);
+  }
+}
+
+// Two of the five fields of a 20-byte struct: the rest of each stretch is traffic nobody uses. Reported.
+struct Body {
+  float angle, velocity, mass, drag, spin;
+};
+__global__ void two_fields(const Body *bodies, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = bodies[i].angle * bodies[i].velocity;
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: uncoalesced load from 'bodies': neighbouring threads are 20 B apart, so a warp request moves 20 sectors instead of 8 (2.5x the traffic) [roofcheck-uncoalesced-access]
+  // CHECK: note: the index
+}
