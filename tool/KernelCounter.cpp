@@ -1559,24 +1559,33 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     // uchar4 loaded byte by byte, the two floats of a float2 store, a row's left and right neighbours) are
     // one stretch of memory per thread, which is what a warp's requests tile.
     {
-      std::vector<std::pair<int64_t, size_t>> placed; // offset relative to the first member, member
-      for (size_t m = 0; m < group.offsets.size(); ++m)
-        if (std::optional<int64_t> d = (group.offsets[m] - group.offsets.front()).asConstant())
-          placed.emplace_back(*d, group.members[m]);
-      std::sort(placed.begin(), placed.end());
-      size_t first = 0;
-      int64_t end = placed.empty() ? 0 : placed.front().first + group.elementBytes;
-      for (size_t i = 1; i <= placed.size(); ++i) {
-        if (i < placed.size() && placed[i].first <= end) {
-          end = std::max(end, placed[i].first + group.elementBytes);
-          continue;
+      // Offsets that differ by a constant share everything but their constant term: one row of a stencil.
+      std::map<std::string, std::vector<std::pair<int64_t, size_t>>> rows; // the rest -> (constant, member)
+      for (size_t m = 0; m < group.offsets.size(); ++m) {
+        Poly rest = group.offsets[m];
+        int64_t constant = 0;
+        if (auto c = rest.terms.find({}); c != rest.terms.end()) {
+          constant = c->second;
+          rest.terms.erase(c);
         }
-        for (size_t j = first; j < i; ++j)
-          estimate.accesses[placed[j].second].runBytes =
-              std::max(estimate.accesses[placed[j].second].runBytes, end - placed[first].first);
-        if (i < placed.size()) {
-          first = i;
-          end = placed[i].first + group.elementBytes;
+        rows[toExpr(rest).str()].emplace_back(constant, group.members[m]);
+      }
+      for (auto &[rest, placed] : rows) {
+        std::sort(placed.begin(), placed.end());
+        size_t first = 0;
+        int64_t end = placed.front().first + group.elementBytes;
+        for (size_t i = 1; i <= placed.size(); ++i) {
+          if (i < placed.size() && placed[i].first <= end) {
+            end = std::max(end, placed[i].first + group.elementBytes);
+            continue;
+          }
+          for (size_t j = first; j < i; ++j)
+            estimate.accesses[placed[j].second].runBytes =
+                std::max(estimate.accesses[placed[j].second].runBytes, end - placed[first].first);
+          if (i < placed.size()) {
+            first = i;
+            end = placed[i].first + group.elementBytes;
+          }
         }
       }
     }
