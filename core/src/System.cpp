@@ -1,6 +1,10 @@
 #include "roofcheck/System.h"
 
+#include "roofcheck/Error.h"
+
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <ctime>
 
 #include <unistd.h>
@@ -20,7 +24,7 @@ std::string executableDirectory() {
   char path[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
   if (n <= 0)
-    return ".";
+    throw Error(std::string("cannot find this program's own path (/proc/self/exe): ") + std::strerror(errno));
   path[n] = '\0';
   std::string self(path);
   return self.substr(0, self.find_last_of('/'));
