@@ -48,9 +48,16 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     std::optional<double> stride = valueUnder(*counted.strideExpr, context.bindings);
     bool symbolic = !stride;
     if (symbolic) {
+      // A record of several fields read side by side whose width is a parameter (`in[i * channels + 0..2]`):
+      // the parameter counts fields, as many as the thread reads, not a row length.
+      std::set<std::string> symbols = counted.strideExpr->symbols();
+      int64_t fields = counted.runBytes / counted.elementBytes;
+      const Expr &s = *counted.strideExpr;
+      bool fieldCount = fields > 1 && s.kind() == Expr::Kind::Mul && s.lhs() == Expr::integer(counted.elementBytes) &&
+                        s.rhs().kind() == Expr::Kind::Symbol;
       Bindings nominal = context.bindings;
-      for (const std::string &symbol : counted.strideExpr->symbols())
-        nominal.emplace(symbol, Number(NominalSize));
+      for (const std::string &symbol : symbols)
+        nominal.emplace(symbol, Number(fieldCount ? fields : NominalSize));
       stride = valueUnder(*counted.strideExpr, nominal);
     }
     if (!stride)

@@ -107,3 +107,12 @@ __global__ void two_fields(const Body *bodies, float *out, int n) {
   // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: uncoalesced load from 'bodies': neighbouring threads are 20 B apart, so a warp request moves 20 sectors instead of 8 (2.5x the traffic) [roofcheck-uncoalesced-access]
   // CHECK: note: the index
 }
+
+// Pixels of `channels` floats whose first three channels are read side by side: the parameter counts the
+// fields of a record (HeCBench's tonemapping), not a row, and is judged as the three the thread reads. Not
+// reported; a row walked by one field is (the first kernels above).
+__global__ void luminance(const float *in, float *out, int channels, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = 0.2f * in[i * channels + 0] + 0.7f * in[i * channels + 1] + 0.1f * in[i * channels + 2];
+}
