@@ -24,8 +24,9 @@ struct CountedAccess {
   std::optional<Expr> strideExpr; ///< empty when the address is not affine in threadIdx.x
   std::optional<Expr> strideYExpr; ///< bytes between neighbouring threadIdx.y; empty when it does not move
   int64_t elementBytes = 0;
-  /// The contiguous bytes each thread covers in one loop nest (the element, widened by a loop over
-  /// consecutive elements: `for (k = 0; k < 8; ++k) p[8 * i + k]`); 0 when not a constant.
+  /// The contiguous bytes each thread covers: the element, widened by a loop over consecutive elements
+  /// (`for (k = 0; k < 8; ++k) p[8 * i + k]`) or by accesses side by side (the bytes of a uchar4 read one by
+  /// one, a pixel's left and right neighbours); 0 when not a constant.
   int64_t runBytes = 0;
   /// Bytes that all executions of the access ask the memory system for (executions x access width), before
   /// any cache; empty when the execution count is unknown. Compared with the ideal bytes, this is the reuse

@@ -74,8 +74,8 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
         continue;
     }
     int64_t strideBytes = std::llabs(static_cast<long long>(*stride));
-    // Each thread's contiguous run (a loop over consecutive elements) is what the warp's requests tile:
-    // runs as long as the stride leave no gap, and L1 serves the rest of each sector.
+    // Each thread's contiguous run (a loop over consecutive elements, accesses side by side) is what the
+    // warp's requests tile: runs as long as the stride leave no gap, and L1 serves the rest of each sector.
     int64_t run = std::max(counted.elementBytes, counted.runBytes);
     double sectors = sectorsPerRequest(strideBytes, run);
     double contiguous = sectorsPerRequest(run, run);
