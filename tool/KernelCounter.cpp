@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -54,34 +55,43 @@ bool readsData(const llvm::LoadInst *load) {
   return !readsParameter(load) && !isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
 }
 
-bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
-  if (depth > 12 || !seen.insert(value).second)
+/// Whether `value` is, or is computed from, a value that `leaf` accepts, looking at most `maxDepth` operands
+/// deep; `leaf` answers for the values it recognises (nullopt: look at the operands).
+bool reaches(const llvm::Value *value, const std::function<std::optional<bool>(const llvm::Value *)> &leaf,
+             std::set<const llvm::Value *> &seen, int depth, int maxDepth) {
+  if (depth > maxDepth || !seen.insert(value).second)
     return false;
-  if (auto *load = dyn_cast<llvm::LoadInst>(value))
-    return readsData(load);
-  if (isa<llvm::AtomicRMWInst>(value) || isa<llvm::AtomicCmpXchgInst>(value))
-    return true;
+  if (std::optional<bool> known = leaf(value))
+    return *known;
   if (auto *inst = dyn_cast<llvm::Instruction>(value))
     for (const llvm::Value *op : inst->operands())
-      if (dependsOnMemory(op, seen, depth + 1))
+      if (reaches(op, leaf, seen, depth + 1, maxDepth))
         return true;
   return false;
 }
 
-bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
-  if (depth > 16 || !seen.insert(value).second)
-    return false;
-  if (auto *call = dyn_cast<llvm::CallInst>(value))
-    if (const llvm::Function *callee = call->getCalledFunction();
-        callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.tid.") ||
-                   callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ctaid.") ||
-                   callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.laneid")))
+bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
+  auto loaded = [](const llvm::Value *v) -> std::optional<bool> {
+    if (auto *load = dyn_cast<llvm::LoadInst>(v))
+      return readsData(load);
+    if (isa<llvm::AtomicRMWInst>(v) || isa<llvm::AtomicCmpXchgInst>(v))
       return true;
-  if (auto *inst = dyn_cast<llvm::Instruction>(value))
-    for (const llvm::Value *op : inst->operands())
-      if (dependsOnThread(op, seen, depth + 1))
+    return std::nullopt;
+  };
+  return reaches(value, loaded, seen, depth, 12);
+}
+
+bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
+  auto coordinate = [](const llvm::Value *v) -> std::optional<bool> {
+    if (auto *call = dyn_cast<llvm::CallInst>(v))
+      if (const llvm::Function *callee = call->getCalledFunction();
+          callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.tid.") ||
+                     callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ctaid.") ||
+                     callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.laneid")))
         return true;
-  return false;
+    return std::nullopt;
+  };
+  return reaches(value, coordinate, seen, depth, 16);
 }
 
 // ------------------------------------------------------------------------------------------------ Poly
