@@ -88,12 +88,17 @@ bool JsonLinesWriter::flush() {
   return true;
 }
 
-void JsonLinesWriter::close() {
-  if (fd_ >= 0) {
-    flush();
-    ::close(fd_);
+bool JsonLinesWriter::close() {
+  if (fd_ < 0)
+    return true;
+  bool flushed = flush();
+  // close() reports what an earlier write-back failed on (NFS, a full disk); never retried on EINTR.
+  if (::close(fd_) != 0 && flushed) {
+    error_ = path_ + ": close failed: " + std::strerror(errno);
+    flushed = false;
   }
   fd_ = -1;
+  return flushed;
 }
 
 namespace {

@@ -39,7 +39,8 @@ public:
   void append(const Json &record);
   void appendText(const std::string &lines); ///< records already dumped, each ending with its newline
   bool flush();
-  void close(); ///< flushes first
+  /// Flushes, then closes; false with error() set when either fails (the file is then incomplete).
+  bool close();
   const std::string &error() const { return error_; }
 
 private:

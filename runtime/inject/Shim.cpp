@@ -887,7 +887,8 @@ void Shim::writeOut(bool atExit) {
   std::lock_guard<std::mutex> writing(writerMutex_);
   if (atExit)
     writer_.append(summaryRecord(counts)); // a file without one comes from a process that died
-  writer_.close();
+  if (!writer_.close()) // too late for the summary record: stderr is where it can still be said
+    std::fprintf(stderr, "roofcheck: warning: %s: the measured file is incomplete\n", writer_.error().c_str());
   timing_.stop(ShimTiming::FinishWrite, started);
   // A crash on another thread from here on (the program's exit tearing CUDA down under it) ends the
   // process at once, as without the shim, not after the exiting thread has finished.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -160,6 +162,17 @@ TEST(MeasuredOutput, WriterReportsWhatItCannotCreate) {
   EXPECT_FALSE(w.open("/nonexistent-dir/x.jsonl"));
   EXPECT_NE(w.error().find("cannot create"), std::string::npos);
   EXPECT_FALSE(w.write(Json::object()));
+}
+
+TEST(MeasuredOutput, CloseSaysWhenTheLastRecordsWereNotWritten) {
+  if (::access("/dev/full", W_OK) != 0)
+    GTEST_SKIP() << "no /dev/full";
+  JsonLinesWriter w;
+  ASSERT_TRUE(w.open("/dev/full"));
+  w.append(Json::object()); // buffered: only close() writes it, onto a full device
+  EXPECT_FALSE(w.close());
+  EXPECT_NE(w.error().find("write failed"), std::string::npos) << w.error();
+  EXPECT_TRUE(w.close()); // nothing left open
 }
 
 TEST(MeasuredOutput, SessionFilesAreTheOnesWithTheSessionInTheirHeader) {
