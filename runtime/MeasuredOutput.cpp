@@ -284,12 +284,19 @@ FileSummary summarizeMeasuredFile(const std::string &path) {
 std::vector<std::string> findSessionFiles(const std::string &dir, const std::string &session) {
   std::vector<std::string> files;
   std::error_code ec;
-  for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
+  std::filesystem::directory_iterator entries(dir, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw Error(dir + ": cannot list the measured files: " + ec.message());
+  for (const auto &entry : entries) {
     std::string name = entry.path().filename().string();
     if (name.rfind("roofcheck.", 0) != 0 || name.size() < 15 ||
         name.compare(name.size() - 15, 15, ".measured.jsonl") != 0)
       continue;
     std::ifstream in(entry.path());
+    if (!in) { // perhaps this session's: reading it again says why it cannot be read
+      files.push_back(entry.path().string());
+      continue;
+    }
     std::string first;
     if (!std::getline(in, first))
       continue;

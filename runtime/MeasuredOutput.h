@@ -78,7 +78,9 @@ struct FileSummary {
 /// loadMeasuredFile. A file whose header or launch records do not parse is an error.
 FileSummary summarizeMeasuredFile(const std::string &path);
 
-/// The measured files in dir whose header carries options.session == session, sorted by name.
+/// The measured files in dir whose header carries options.session == session, sorted by name; a file so
+/// named that cannot be opened is listed too (reading it says why). A missing dir has none; a dir that
+/// cannot be listed is an Error.
 std::vector<std::string> findSessionFiles(const std::string &dir, const std::string &session);
 
 /// "12 launches seen, 9 recorded, 3 profiled, wrote DIR/FILE" (one line, no newline).

@@ -231,7 +231,13 @@ int run(int argc, char **argv) {
     throw Error("cannot run '" + line.program[0] + "': " + std::strerror(execError));
 
   std::vector<FileSummary> summaries;
-  for (const std::string &path : findSessionFiles(options.outputDir, options.session)) {
+  std::vector<std::string> sessionFiles;
+  try {
+    sessionFiles = findSessionFiles(options.outputDir, options.session);
+  } catch (const Error &e) { // the program has run: its exit code still stands
+    std::fprintf(stderr, "roofcheck-run: warning: %s\n", e.what());
+  }
+  for (const std::string &path : sessionFiles) {
     try {
       summaries.push_back(summarizeMeasuredFile(path));
     } catch (const Error &e) {

@@ -190,6 +190,7 @@ TEST(MeasuredOutput, SessionFilesAreTheOnesWithTheSessionInTheirHeader) {
   EXPECT_EQ(files[0], dir.file("roofcheck.10.measured.jsonl"));
   EXPECT_EQ(files[1], dir.file("roofcheck.rank1.11.measured.jsonl"));
   EXPECT_TRUE(findSessionFiles(dir.file("missing"), "mine").empty());
+  EXPECT_THROW(findSessionFiles(dir.file("notes.txt"), "mine"), Error); // not a folder: never "no files"
 }
 
 TEST(MeasuredOutput, SummaryLine) {
