@@ -252,11 +252,21 @@ struct KernelAccumulator {
   std::optional<std::string> earlierLaunch, earlierOnePassLaunch;
 };
 
-Values evaluate(const StaticKernel &k, const Bindings &bindings) {
+const char *const FieldNames[FieldCount] = {"flops.total", "flops.special", "bytes.read", "bytes.write",
+                                            "bytes.ideal", "bytes.predicted", "flops.fp64", "flops.fp32",
+                                            "flops.fp16", "flops.bf16", "flops.tensor"};
+
+/// The static quantities at these bindings; *why (when given) gets, for the first known quantity without a
+/// value, its name and the reason.
+Values evaluate(const StaticKernel &k, const Bindings &bindings, std::string *why = nullptr) {
   Values v;
   auto fields = fieldsOf(k);
-  for (int i = 0; i < FieldCount; ++i)
-    v[i] = fields[i]->evaluate(bindings);
+  for (int i = 0; i < FieldCount; ++i) {
+    std::string reason;
+    v[i] = fields[i]->evaluate(bindings, &reason);
+    if (why && why->empty() && !reason.empty())
+      *why = std::string(FieldNames[i]) + " " + reason;
+  }
   return v;
 }
 
@@ -486,6 +496,7 @@ Model measuredModel(const Inputs &inputs) {
   std::map<std::string, KernelAccumulator> kernels;
   std::vector<std::string> order;
   int64_t withoutDuration = 0;
+  std::vector<std::string> notEvaluated; // one line per signature whose static counts have no value
   std::map<std::string, std::set<std::string>> uncountedPrecisions; // kernel -> precisions measured without
   std::set<std::string> labels;
   for (const MeasuredInput &input : inputs.measured) {
@@ -572,8 +583,12 @@ Model measuredModel(const Inputs &inputs) {
         sig.block = l.block;
         sig.args = args;
         sig.bindings = bindings;
+        std::string why;
         if (acc.kernel)
-          sig.values = evaluate(*acc.kernel, bindings);
+          sig.values = evaluate(*acc.kernel, bindings, &why);
+        if (!why.empty())
+          notEvaluated.push_back(acc.name + " at launch " + std::to_string(l.index) + " (" + dim3(l.grid) + " " +
+                                 dim3(l.block) + "): " + why);
       }
       const Values *values = acc.kernel ? &sig.values : nullptr;
       acc.tally.add(l, duration, values, passes);
@@ -596,6 +611,12 @@ Model measuredModel(const Inputs &inputs) {
                 measuredName + ", static " + staticName +
                 "): give the static file made from the sources of the measured program");
   }
+  if (!notEvaluated.empty())
+    doc.problems.push_back({"static-not-evaluated", "warning",
+                            std::to_string(notEvaluated.size()) +
+                                " launch signatures have static counts that these launches cannot evaluate: their "
+                                "predicted dots are missing",
+                            notEvaluated});
   if (withoutDuration > 0)
     doc.problems.push_back({"missing-duration", "warning",
                             std::to_string(withoutDuration) +

@@ -149,15 +149,31 @@ Quantity Quantity::of(const Expr &e, const Bindings &bindings) {
 }
 
 std::optional<double> Quantity::evaluate(const Bindings &bindings) const {
+  std::string ignored;
+  return evaluate(bindings, &ignored);
+}
+
+std::optional<double> Quantity::evaluate(const Bindings &bindings, std::string *why) const {
+  why->clear();
   if (!known())
     return std::nullopt;
   try {
     double value = Expr::parse(expr).evaluate(bindings).toDouble();
     // A formula such as n - 2 evaluated for n = 1: a count below zero is no count.
-    if (value < 0)
+    if (value < 0) {
+      std::ostringstream text;
+      text << "negative (" << value << ")";
+      *why = text.str();
       return std::nullopt;
+    }
     return value;
-  } catch (const Error &) {
+  } catch (const UnboundSymbolsError &e) {
+    *why = "needs ";
+    for (const std::string &name : e.names())
+      *why += (why->size() > 6 ? ", " : "") + name;
+    return std::nullopt;
+  } catch (const Error &e) {
+    *why = e.what();
     return std::nullopt;
   }
 }

@@ -83,6 +83,21 @@ TEST(StaticContract, QuantityValuesAreFilledWhenBound) {
   EXPECT_EQ(q.value, 2147483648.0);
 }
 
+TEST(StaticContract, AQuantityWithoutAValueSaysWhy) {
+  std::string why;
+  Quantity q = Quantity::of(Expr::parse("4 * n / m - 8"));
+  EXPECT_EQ(q.evaluate({{"n", Number(int64_t{4})}, {"m", Number(int64_t{1})}}, &why), 8.0);
+  EXPECT_EQ(why, "");
+  EXPECT_EQ(q.evaluate({}, &why), std::nullopt);
+  EXPECT_EQ(why, "needs m, n");
+  EXPECT_EQ(q.evaluate({{"n", Number(int64_t{1})}, {"m", Number(int64_t{1})}}, &why), std::nullopt);
+  EXPECT_EQ(why, "negative (-4)");
+  EXPECT_EQ(q.evaluate({{"n", Number(int64_t{1})}, {"m", Number(int64_t{0})}}, &why), std::nullopt);
+  EXPECT_NE(why.find("division by zero"), std::string::npos) << why;
+  EXPECT_EQ(Quantity::unknown().evaluate({}, &why), std::nullopt); // unknown: nothing to say beyond that
+  EXPECT_EQ(why, "");
+}
+
 TEST(StaticContract, RejectsWrongSchemaAndNamesMissingFields) {
   Json json = toJson(vectorAdd());
   json["schema"] = "roofcheck.static/2";

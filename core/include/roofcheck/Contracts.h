@@ -36,6 +36,9 @@ struct Quantity {
   /// Evaluates expr with bindings (the stored value is ignored). nullopt when expr is unknown, needs a
   /// symbol that is not bound, or comes out negative (no count is).
   std::optional<double> evaluate(const Bindings &bindings) const;
+  /// The same, and when there is no value although expr is known, *why says so: the symbols the bindings
+  /// lack, a division by zero, an overflow, or a negative count.
+  std::optional<double> evaluate(const Bindings &bindings, std::string *why) const;
 };
 
 using Dim3 = std::array<int64_t, 3>;
