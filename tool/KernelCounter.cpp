@@ -81,17 +81,36 @@ bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &se
   return reaches(value, loaded, seen, depth, 12);
 }
 
+/// The thread coordinates a value is computed from: which threadIdx dimensions (the lane id is x's low
+/// bits) and whether blockIdx takes part.
+struct CoordinateUse {
+  std::array<bool, 3> thread{false, false, false};
+  bool block = false;
+  bool any() const { return block || thread[0] || thread[1] || thread[2]; }
+};
+
+void collectCoordinates(const llvm::Value *value, CoordinateUse &use, std::set<const llvm::Value *> &seen, int depth) {
+  if (depth > 16 || !seen.insert(value).second)
+    return;
+  if (auto *call = dyn_cast<llvm::CallInst>(value))
+    if (const llvm::Function *callee = call->getCalledFunction()) {
+      llvm::StringRef name = callee->getName();
+      if (name.consume_front("llvm.nvvm.read.ptx.sreg.tid.") && name.size() == 1 && name[0] >= 'x' && name[0] <= 'z')
+        use.thread[name[0] - 'x'] = true;
+      else if (name.starts_with("llvm.nvvm.read.ptx.sreg.laneid"))
+        use.thread[0] = true;
+      else if (name.starts_with("llvm.nvvm.read.ptx.sreg.ctaid."))
+        use.block = true;
+    }
+  if (auto *inst = dyn_cast<llvm::Instruction>(value))
+    for (const llvm::Value *op : inst->operands())
+      collectCoordinates(op, use, seen, depth + 1);
+}
+
 bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
-  auto coordinate = [](const llvm::Value *v) -> std::optional<bool> {
-    if (auto *call = dyn_cast<llvm::CallInst>(v))
-      if (const llvm::Function *callee = call->getCalledFunction();
-          callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.tid.") ||
-                     callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ctaid.") ||
-                     callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.laneid")))
-        return true;
-    return std::nullopt;
-  };
-  return reaches(value, coordinate, seen, depth, 16);
+  CoordinateUse use;
+  collectCoordinates(value, use, seen, depth);
+  return use.any();
 }
 
 // ------------------------------------------------------------------------------------------------ Poly
@@ -168,6 +187,27 @@ std::optional<int64_t> ratio(const Poly &a, const Poly &b) {
   return k;
 }
 
+/// q with a == q * b where b is one term (c · monomial): every term of a holds b's atoms and a multiple of c.
+std::optional<Poly> divideByTerm(const Poly &a, const Poly &b) {
+  if (b.terms.size() != 1)
+    return std::nullopt;
+  const auto &[bm, bc] = *b.terms.begin();
+  Poly q;
+  for (const auto &[m, c] : a.terms) {
+    if (c % bc != 0)
+      return std::nullopt;
+    Monomial rest = m;
+    for (int atom : bm) {
+      auto at = std::find(rest.begin(), rest.end(), atom);
+      if (at == rest.end())
+        return std::nullopt;
+      rest.erase(at);
+    }
+    q.terms[rest] = c / bc;
+  }
+  return q;
+}
+
 /// A thread axis: a threadIdx coordinate, a blockIdx coordinate, or the global index
 /// blockIdx.e * width + threadIdx.d (width is blockDim.d or a constant tile size), possibly over a grid
 /// flattened in two dimensions: (blockIdx.f * gridDim.e + blockIdx.e) * width + threadIdx.d.
@@ -227,10 +267,11 @@ struct Constraint {
 };
 
 struct LoopModel {
-  enum Kind { Counted, Cover, Halving, Unknown } kind = Unknown;
+  enum Kind { Counted, Cover, Strided, Halving, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
   AxisKey axis;     ///< Cover: the loop walks axis + k * extent(axis) from base up to bound
   Poly width, base, bound;
+  int64_t step = 0; ///< Strided: as Cover, with a constant step in place of the axis's extent
   Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
   int iterAtom = -1;
   std::string reason;
@@ -286,6 +327,12 @@ std::string locationOf(const llvm::Instruction *inst, int *line, int *column, co
 }
 
 // ------------------------------------------------------------------------------------------ analysis
+
+/// One arithmetic progression of byte offsets: stride * k for k in [0, count).
+struct Progression {
+  Poly stride;
+  Expr count;
+};
 
 class KernelAnalysis {
 public:
@@ -358,6 +405,14 @@ private:
 
   Poly toPoly(const llvm::SCEV *scev);
   Poly valueAtom(const llvm::Value *value);
+  /// The progressions of index·i + Σ coefficient·(i / divisor) over i in [0, range): i's digits in the mixed
+  /// radix of the divisors (each dividing the next), each with its byte stride. nullopt when the divisors
+  /// do not nest.
+  std::optional<std::vector<Progression>> mixedRadix(const Poly &index, const std::map<int, Poly> &quotients,
+                                                     const Expr &range) const;
+  /// The quotient atom numerator / den, where numerator is a thread index (or such a quotient) and den is
+  /// invariant; nullopt otherwise.
+  std::optional<Poly> quotientOf(const Poly &numerator, const Poly &den);
   Linear decompose(const Poly &p);
   Poly extent(const AxisKey &axis, const Poly &width) {
     if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
@@ -373,6 +428,7 @@ private:
   struct Unmodelled {
     std::string reason;
     UnknownCause cause = UnknownCause::Analysis;
+    bool threadTest = false; ///< it tests thread coordinates (not data, not parameters)
   };
   void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out, bool *parameterTest,
                             std::optional<Unmodelled> &unmodelled, int depth = 0);
@@ -385,6 +441,12 @@ private:
   bool movesWithLoop(const llvm::ICmpInst *cmp);
   void compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out);
   const std::vector<Constraint> &guards(const llvm::BasicBlock *block);
+  /// Adds an unmodelled branch condition of block to threadTests_.
+  void recordThreadTest(const llvm::BasicBlock *block, const llvm::Value *cond, bool threadTest);
+  /// Whether the footprint of an address with these thread dependences is the same whichever threads of a
+  /// block the block's unmodelled branches let through: they test only threadIdx dimensions the address does
+  /// not move with (`if (lane == 0) y[row] = s`, `if (tx == 0 && ty == 0) out[blockIdx.x] = s`).
+  bool footprintIgnoresThreadTests(const llvm::BasicBlock *block, const std::array<bool, 3> &addressMovesWith) const;
   /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
   bool parameterOnly(const llvm::Value *value, int depth) const;
   /// The branch that skips a loop when it would run zero times (its trip count already says so).
@@ -411,6 +473,15 @@ private:
   const llvm::SCEV *byteOffset(const llvm::Value *pointer);
   /// Whether a pointer addresses on-chip memory (shared, constant, local, a by-value parameter).
   static bool onChip(const llvm::Value *pointer);
+  /// The name of a pointer loaded from a fixed place in a struct passed by value (a lambda's captures, a
+  /// functor's members, CUTLASS's Params): the parameter and the field's byte offset, "f+8". Fields are
+  /// distinct arrays, as distinct pointer parameters are. nullopt when the load is not such a field.
+  std::optional<std::string> parameterField(const llvm::LoadInst *load) const;
+  /// A parameter's name in the source; argN for one without a name.
+  std::string paramName(unsigned index) const {
+    return index < source_.params.size() && !source_.params[index].name.empty() ? source_.params[index].name
+                                                                                : "arg" + std::to_string(index);
+  }
   /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
   std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
@@ -429,6 +500,10 @@ private:
   /// Blocks reached only on one side of a branch the guards cannot express (a test of parameter values, of
   /// data, of thread coordinates in an unmodelled form): their counts are unknown, with the branch's reason.
   std::map<const llvm::BasicBlock *, std::pair<const llvm::Instruction *, Unmodelled>> unmodelledBranches_;
+  /// For those blocks: the threadIdx dimensions their unmodelled branches test, where every one of them
+  /// tests threadIdx alone (which threads of a block run the block, not which blocks or what data);
+  /// nullopt where one tests anything else.
+  std::map<const llvm::BasicBlock *, std::optional<std::array<bool, 3>>> threadTests_;
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
   std::set<const llvm::PHINode *> visitingPhis_;
   std::vector<Unknown> unknowns_;
@@ -452,12 +527,73 @@ void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instructi
   unknowns_.push_back(unknown);
 }
 
+std::optional<std::vector<Progression>> KernelAnalysis::mixedRadix(const Poly &index,
+                                                                    const std::map<int, Poly> &quotients,
+                                                                    const Expr &range) const {
+  // Divisors from the smallest: each one a single term that divides the next.
+  std::vector<std::pair<Poly, Poly>> levels; // divisor, coefficient
+  for (const auto &[id, coeff] : quotients)
+    levels.emplace_back(*atoms_[id].divisor, coeff);
+  std::sort(levels.begin(), levels.end(), [](const auto &a, const auto &b) {
+    const auto &[ma, ca] = *a.first.terms.begin();
+    const auto &[mb, cb] = *b.first.terms.begin();
+    return ma.size() != mb.size() ? ma.size() < mb.size() : ca < cb;
+  });
+  std::vector<Poly> sizes{Poly::constant(1)}; // D_0 = 1, D_1, ..., D_k
+  for (const auto &[divisor, coeff] : levels) {
+    if (divisor.terms.size() != 1 || !divideByTerm(divisor, sizes.back()))
+      return std::nullopt;
+    sizes.push_back(divisor);
+  }
+  std::vector<Progression> digits;
+  for (size_t j = 0; j < sizes.size(); ++j) {
+    // Digit j moves the index by D_j and quotient k (k <= j) by D_j / D_k.
+    Poly stride = index * sizes[j];
+    for (size_t k = 1; k <= j; ++k)
+      stride = stride + levels[k - 1].second * *divideByTerm(sizes[j], sizes[k]);
+    Expr reach = Expr::ceilDiv(range, toExpr(sizes[j]));
+    Expr count = j + 1 < sizes.size() ? Expr::min(toExpr(*divideByTerm(sizes[j + 1], sizes[j])), reach) : reach;
+    if (!stride.isZero())
+      digits.push_back({stride, count.simplified()});
+  }
+  return digits;
+}
+
+std::optional<Poly> KernelAnalysis::quotientOf(const Poly &numerator, const Poly &den) {
+  if (!invariant(den) || den.isZero())
+    return std::nullopt;
+  Linear num = decompose(numerator);
+  if (!num.known || !num.invariant.isZero())
+    return std::nullopt;
+  AxisKey axis;
+  Poly width, divisor = den;
+  if (num.axes.size() == 1 && num.iters.empty() && num.axes.begin()->second == Poly::constant(1)) {
+    axis = num.axes.begin()->first;
+    width = num.widths.count(axis) ? num.widths[axis] : Poly();
+  } else if (num.axes.empty() && num.iters.size() == 1 && num.iters.begin()->second == Poly::constant(1) &&
+             atoms_[num.iters.begin()->first].kind == AtomKind::Quotient) {
+    // (i / a) / b is i / (a * b) for the non-negative indices of a launch.
+    const Atom &inner = atoms_[num.iters.begin()->first];
+    axis = inner.quotientAxis;
+    width = *inner.quotientWidth;
+    divisor = *inner.divisor * den;
+  } else {
+    return std::nullopt;
+  }
+  Atom atom;
+  atom.kind = AtomKind::Quotient;
+  atom.quotientAxis = axis;
+  atom.quotientWidth = std::make_shared<Poly>(width);
+  atom.divisor = std::make_shared<Poly>(divisor);
+  // One atom per (axis, divisor): i / n in a division and in the remainder i % n are the same quotient.
+  std::string key = "quotient:" + std::to_string(axis.tid) + ":" + std::to_string(axis.cta) + ":" +
+                    std::to_string(axis.outer) + ":" + toExpr(width).str() + ":" + toExpr(divisor).str();
+  return Poly::atom(intern(key, atom));
+}
+
 Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
   if (auto *arg = dyn_cast<llvm::Argument>(value)) {
-    unsigned index = arg->getArgNo();
-    std::string name = index < source_.params.size() && !source_.params[index].name.empty()
-                           ? source_.params[index].name
-                           : "arg" + std::to_string(index);
+    std::string name = paramName(arg->getArgNo());
     Atom atom = makeAtom(AtomKind::Param, -1, nullptr, Expr::symbol(name));
     return Poly::atom(intern("param:" + name, atom));
   }
@@ -500,18 +636,16 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
     // flooring; C's signed division truncates, which is the same for the non-negative sizes of a launch.
     if (invariant(numerator) && invariant(den) && !den.isZero())
       return opaque(toExpr(numerator) / toExpr(den));
-    Linear num = decompose(numerator);
-    if (num.known && num.axes.size() == 1 && num.iters.empty() && num.invariant.isZero() &&
-        num.axes.begin()->second == Poly::constant(1) && invariant(den) && !den.isZero()) {
-      Atom atom;
-      atom.kind = AtomKind::Quotient;
-      atom.quotientAxis = num.axes.begin()->first;
-      atom.quotientWidth = std::make_shared<Poly>(num.widths.count(atom.quotientAxis) ? num.widths[atom.quotientAxis] : Poly());
-      atom.divisor = std::make_shared<Poly>(den);
-      char key[64];
-      std::snprintf(key, sizeof key, "quotient:%p", static_cast<const void *>(value));
-      return Poly::atom(intern(key, atom));
-    }
+    if (std::optional<Poly> q = quotientOf(numerator, den))
+      return *q;
+  }
+  // i % d = i - d * (i / d), for the thread indices and quotients i / d handles (the column of a flat index).
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(value);
+      bin && (bin->getOpcode() == llvm::Instruction::SRem || bin->getOpcode() == llvm::Instruction::URem)) {
+    Poly numerator = toPoly(se_.getSCEV(bin->getOperand(0)));
+    Poly den = toPoly(se_.getSCEV(bin->getOperand(1)));
+    if (std::optional<Poly> q = quotientOf(numerator, den))
+      return numerator - den * *q;
   }
   // A phi whose incoming values are all the same quantity (blockDim.x read on two paths) is that quantity.
   if (auto *phi = dyn_cast<llvm::PHINode>(value); phi && se_.isSCEVable(phi->getType()) && !visitingPhis_.count(phi)) {
@@ -554,13 +688,21 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
   }
   case llvm::scTruncate: {
     auto *cast_ = cast<llvm::SCEVCastExpr>(scev);
-    // Truncation to a narrow type is a modulo (x & 31 becomes zext(trunc x to i5)): not affine. A few bits
-    // less than 32 come from shifting an index and back ((i << 2) >> 2, an int index scaled by 4 and divided
-    // again): the identity, under the same no-overflow assumption as the extensions below.
-    if (cast_->getType()->getIntegerBitWidth() < 24)
-      result = unknownAtom("non-affine index (bit masking)", nullptr);
-    else
+    // Truncation to a narrow type is a modulo (x & 31 becomes zext(trunc x to i5)). A few bits less than 32
+    // come from shifting an index and back ((i << 2) >> 2, an int index scaled by 4 and divided again): the
+    // identity, under the same no-overflow assumption as the extensions below.
+    unsigned bits = cast_->getType()->getIntegerBitWidth();
+    if (bits >= 24) {
       result = toPoly(cast_->getOperand());
+      break;
+    }
+    // The low bits of a thread index (lane = threadIdx.x & 31) are its remainder by 2^bits.
+    Poly operand = toPoly(cast_->getOperand());
+    Poly modulus = Poly::constant(int64_t{1} << bits);
+    if (std::optional<Poly> q = quotientOf(operand, modulus))
+      result = operand - modulus * *q;
+    else
+      result = unknownAtom("non-affine index (bit masking)", nullptr);
     break;
   }
   case llvm::scPtrToInt:
@@ -592,6 +734,8 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
       result = lhs;
     } else if (invariant(lhs) && invariant(rhs)) {
       result = opaque(toExpr(lhs) / toExpr(rhs));
+    } else if (std::optional<Poly> q = quotientOf(lhs, rhs)) {
+      result = *q;
     } else {
       result = unknownAtom("non-affine index (division)", nullptr);
     }
@@ -869,7 +1013,12 @@ bool KernelAnalysis::movesWithLoop(const llvm::ICmpInst *cmp) {
     return false;
   Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
   Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
-  return lhs.known && rhs.known && (!lhs.iters.empty() || !rhs.iters.empty());
+  // A quotient of a thread index (row = i / cols, lane = tid % 32) is no loop's variable.
+  auto loopVariable = [&](const Linear &side) {
+    return std::any_of(side.iters.begin(), side.iters.end(),
+                       [&](const auto &entry) { return atoms_[entry.first].kind != AtomKind::Quotient; });
+  };
+  return lhs.known && rhs.known && (loopVariable(lhs) || loopVariable(rhs));
 }
 
 std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const llvm::Value *cond) const {
@@ -880,7 +1029,8 @@ std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const l
   seen.clear();
   if (dependsOnThread(cond, seen, 0))
     return Unmodelled{"guard on the thread coordinates it cannot express (a lane test, a rank over several "
-                      "dimensions)"};
+                      "dimensions)",
+                      UnknownCause::Analysis, true};
   return std::nullopt;
 }
 
@@ -895,8 +1045,11 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
     if (auto *select = dyn_cast<llvm::SwitchInst>(from->getTerminator())) {
       for (const llvm::BasicBlock *target : llvm::successors(from))
         if (llvm::BasicBlockEdge(from, target).isSingleEdge() && dt_.dominates(llvm::BasicBlockEdge(from, target), block) &&
-            !unmodelledBranches_.count(block) && parameterOnly(select->getCondition(), 0))
-          unmodelledBranches_[block] = {select, {"branch on a parameter value (the count depends on which side runs)"}};
+            parameterOnly(select->getCondition(), 0)) {
+          if (!unmodelledBranches_.count(block))
+            unmodelledBranches_[block] = {select, {"branch on a parameter value (the count depends on which side runs)"}};
+          threadTests_[block] = std::nullopt;
+        }
       continue;
     }
     auto *branch = dyn_cast<llvm::BranchInst>(from->getTerminator());
@@ -911,18 +1064,49 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
         bool parameterTest = false;
         std::optional<Unmodelled> unmodelled;
         conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest, unmodelled);
-        if (!unmodelledBranches_.count(block) && parameterTest && !guardsLoop(branch) &&
-            !returnsAtOnce(branch->getSuccessor(1 - s)))
-          unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
+        if (parameterTest && !guardsLoop(branch) && !returnsAtOnce(branch->getSuccessor(1 - s))) {
+          if (!unmodelledBranches_.count(block))
+            unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
+          threadTests_[block] = std::nullopt;
+        }
         // The test that skips a loop it guards belongs to that loop (a data-dependent while loop is an unknown
         // of its own).
-        if (!unmodelledBranches_.count(block) && unmodelled && !loopExit && !guardsLoop(branch))
-          unmodelledBranches_[block] = {branch, *unmodelled};
+        if (unmodelled && !loopExit && !guardsLoop(branch)) {
+          if (!unmodelledBranches_.count(block))
+            unmodelledBranches_[block] = {branch, *unmodelled};
+          recordThreadTest(block, branch->getCondition(), unmodelled->threadTest);
+        }
         break;
       }
     }
   }
   return guards_[block] = std::move(out);
+}
+
+void KernelAnalysis::recordThreadTest(const llvm::BasicBlock *block, const llvm::Value *cond, bool threadTest) {
+  auto [entry, fresh] = threadTests_.try_emplace(block, std::array<bool, 3>{false, false, false});
+  if (!entry->second)
+    return;
+  CoordinateUse use;
+  std::set<const llvm::Value *> seen;
+  collectCoordinates(cond, use, seen, 0);
+  if (!threadTest || use.block) {
+    entry->second = std::nullopt;
+    return;
+  }
+  for (int d = 0; d < 3; ++d)
+    (*entry->second)[d] = (*entry->second)[d] || use.thread[d];
+}
+
+bool KernelAnalysis::footprintIgnoresThreadTests(const llvm::BasicBlock *block,
+                                                 const std::array<bool, 3> &addressMovesWith) const {
+  auto tested = threadTests_.find(block);
+  if (tested == threadTests_.end() || !tested->second)
+    return false;
+  for (int d = 0; d < 3; ++d)
+    if ((*tested->second)[d] && addressMovesWith[d])
+      return false;
+  return true;
 }
 
 bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
@@ -1065,9 +1249,21 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
           continue;
         auto [axis, coeff] = *lin.axes.begin();
         Poly width = lin.widths.count(axis) ? lin.widths[axis] : Poly();
-        if (!(coeff == Poly::constant(1)) || !(step == extent(axis, width)))
+        if (!(coeff == Poly::constant(1)))
           continue;
-        model.kind = LoopModel::Cover;
+        // for (i = threadIdx.x; i < n; i += 256), launched with 256 threads or not: which values the threads
+        // visit is known (the footprint), how many trips each makes depends on blockDim (the count is not).
+        if (std::optional<int64_t> constantStep = step.asConstant();
+            constantStep && *constantStep > 0 && axis.cta < 0 && !(step == extent(axis, width))) {
+          model.kind = LoopModel::Strided;
+          model.step = *constantStep;
+          model.reason = "block-stride loop with a constant step that need not be blockDim (the trip count depends "
+                         "on both)";
+        } else if (step == extent(axis, width)) {
+          model.kind = LoopModel::Cover;
+        } else {
+          continue;
+        }
         model.axis = axis;
         model.width = width;
         model.base = lin.invariant;
@@ -1183,6 +1379,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       overrides[guard->axis] = toExpr(model.halvingStart.scaled(2) - Poly::constant(1));
       break;
     }
+    case LoopModel::Strided:
     case LoopModel::Unknown:
       count.reason = model.reason;
       count.cause = model.cause;
@@ -1326,6 +1523,18 @@ const llvm::SCEV *KernelAnalysis::byteOffset(const llvm::Value *pointer) {
   return se_.getAddExpr(se_.getNoopOrSignExtend(offset, wide), se_.getNoopOrSignExtend(inner, wide));
 }
 
+std::optional<std::string> KernelAnalysis::parameterField(const llvm::LoadInst *load) const {
+  if (!readsParameter(load))
+    return std::nullopt;
+  const llvm::Value *address = load->getPointerOperand();
+  llvm::APInt offset(dl_.getIndexTypeSizeInBits(address->getType()), 0);
+  const llvm::Value *object = address->stripAndAccumulateConstantOffsets(dl_, offset, true);
+  auto *arg = dyn_cast<llvm::Argument>(object);
+  if (!arg)
+    return std::nullopt;
+  return paramName(arg->getArgNo()) + "+" + std::to_string(offset.getSExtValue());
+}
+
 bool KernelAnalysis::onChip(const llvm::Value *pointer) {
   unsigned space = pointer->getType()->getPointerAddressSpace();
   if (space == AddressSpace::Shared || space == AddressSpace::Constant || space == AddressSpace::Local ||
@@ -1353,11 +1562,6 @@ std::array<bool, 3> KernelAnalysis::threadDependence(const Linear &lin) const {
   return depends;
 }
 
-/// One arithmetic progression of byte offsets: stride * k for k in [0, count).
-struct Progression {
-  Poly stride;
-  Expr count;
-};
 
 struct FootprintGroup {
   std::string pointer;
@@ -1404,15 +1608,17 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           continue;
         const llvm::Value *base = llvm::getUnderlyingObject(access.address, 0);
         std::string pointer;
+        auto *loaded = dyn_cast<llvm::LoadInst>(base);
+        std::optional<std::string> field = loaded ? parameterField(loaded) : std::nullopt;
         if (auto *arg = dyn_cast<llvm::Argument>(base)) {
-          unsigned index = arg->getArgNo();
-          pointer = index < source_.params.size() ? source_.params[index].name : "arg" + std::to_string(index);
+          pointer = paramName(arg->getArgNo());
         } else if (auto *global = dyn_cast<llvm::GlobalVariable>(base)) {
           pointer = global->getName().str();
+        } else if (field) {
+          pointer = *field;
         } else {
           // A pointer loaded from memory (an array of pointers) is the source's indirection, not a limit of ours;
-          // one read from a struct parameter (CUTLASS's Params) is a launch argument the expressions cannot name.
-          auto *loaded = dyn_cast<llvm::LoadInst>(base);
+          // one read from a struct parameter at a place that moves is a launch argument the expressions cannot name.
           if (loaded && readsParameter(loaded))
             addUnknown("pointer from a field of a struct parameter (" + std::string(access.kind) + ")", &inst);
           else
@@ -1440,7 +1646,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         const llvm::DILocation *whereLoop = nullptr;
         std::vector<Progression> progressions;
         std::optional<Poly> strideX, strideY;
-        if (known && (guards(&block), unmodelledBranches_.count(&block))) {
+        if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
+            !footprintIgnoresThreadTests(&block, threadDependence(lin))) {
           const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
           known = false;
           reason = unmodelled.reason;
@@ -1455,8 +1662,33 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           std::map<AxisKey, const LoopModel *> covers;
           for (const llvm::Loop *loop = li_.getLoopFor(&block); loop; loop = loop->getParentLoop()) {
             const LoopModel &model = loopModel(loop);
-            if (model.kind == LoopModel::Cover)
+            if (model.kind == LoopModel::Cover || model.kind == LoopModel::Strided)
               covers[model.axis] = &model;
+          }
+          // An index and its quotients (row = i / cols, col = i % cols): digits of a mixed radix, one
+          // progression each, over the index range the guards leave.
+          std::map<AxisKey, std::map<int, Poly>> quotients;
+          for (const auto &[id, coeff] : lin.iters)
+            if (atoms_[id].kind == AtomKind::Quotient)
+              quotients[atoms_[id].quotientAxis][id] = coeff;
+          for (auto &[axis, byAtom] : quotients) {
+            std::vector<const Constraint *> list;
+            for (const Constraint &c : constraints)
+              if (c.axis == axis && c.halvingAtom < 0)
+                list.push_back(&c);
+            Poly index = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
+            const Poly &width = *atoms_[byAtom.begin()->first].quotientWidth;
+            if (auto digits = mixedRadix(index, byAtom, rangeCount(axis, width, list)); digits &&
+                std::none_of(list.begin(), list.end(), [](const Constraint *c) { return c->lower.has_value(); })) {
+              progressions.insert(progressions.end(), digits->begin(), digits->end());
+              for (const auto &entry : byAtom)
+                lin.iters.erase(entry.first);
+              if (axis.tid == 0 && !index.isZero())
+                strideX = index;
+              if (axis.tid == 1 && !index.isZero())
+                strideY = index;
+              lin.axes.erase(axis);
+            }
           }
           for (const auto &[axis, coeff] : lin.axes) {
             Poly width = lin.widths.count(axis) ? lin.widths.at(axis) : Poly();
@@ -1466,10 +1698,22 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               strideY = coeff;
             auto cover = covers.find(axis);
             if (cover != covers.end()) {
-              auto iter = lin.iters.find(cover->second->iterAtom);
-              if (iter != lin.iters.end() && iter->second == coeff * extent(axis, width)) {
+              const LoopModel &walk = *cover->second;
+              auto iter = lin.iters.find(walk.iterAtom);
+              Expr span = toExpr(walk.bound - walk.base);
+              if (walk.kind == LoopModel::Cover && iter != lin.iters.end() && iter->second == coeff * extent(axis, width)) {
                 lin.iters.erase(iter);
-                progressions.push_back({coeff, toExpr(cover->second->bound - cover->second->base)});
+                progressions.push_back({coeff, span});
+                continue;
+              }
+              // A constant step: rows of `step` values, of which the block's threads reach the first
+              // min(step, blockDim) (all of them in the last, partial row, up to its end).
+              if (walk.kind == LoopModel::Strided && iter != lin.iters.end() && iter->second == coeff.scaled(walk.step)) {
+                lin.iters.erase(iter);
+                Expr step = Expr::integer(walk.step);
+                Expr reached = Expr::min(step, toExpr(extent(axis, width)));
+                Expr rows = span / step;
+                progressions.push_back({coeff, reached * rows + Expr::min(span - step * rows, reached)});
                 continue;
               }
             }
@@ -1477,6 +1721,14 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             for (const Constraint &c : constraints)
               if (c.axis == axis && c.halvingAtom < 0)
                 list.push_back(&c);
+            // A global index over a constant tile (blockIdx.x * 32768 + threadIdx.x, a loop filling the rest):
+            // a block's threads reach min(tile, blockDim.x) of its positions, not all of them.
+            if (std::optional<int64_t> tile = width.asConstant();
+                tile && axis.tid >= 0 && axis.cta >= 0 && axis.outer < 0 && list.empty()) {
+              progressions.push_back({coeff, Expr::min(Expr::integer(*tile), toExpr(launchDim("blockDim", axis.tid)))});
+              progressions.push_back({coeff.scaled(*tile), toExpr(launchDim("gridDim", axis.cta))});
+              continue;
+            }
             progressions.push_back({coeff, rangeCount(axis, width, list)});
           }
           for (const auto &[id, coeff] : lin.iters) {
@@ -1765,6 +2017,7 @@ KernelEstimate KernelAnalysis::run() {
     loopModel(loop);
   guards_.clear();
   unmodelledBranches_.clear();
+  threadTests_.clear();
   std::array<std::optional<Expr>, BucketCount> buckets;
   buckets.fill(Expr::integer(0));
   bool unresolvedCall = false;
