@@ -152,7 +152,14 @@ int main(int argc, char **argv) {
       std::fputs(renderText(doc).c_str(), stdout);
 
     int status = ExitSuccess;
+    // A kernel the gate cannot judge (no fraction of roof, no bound on one side) neither passes nor fails
+    // it: the gate says which, so that a green run is not read as "every kernel checked".
+    std::vector<std::string> unjudged;
     for (const ReportKernel &k : doc.kernels) {
+      bool gated = (failBelow && k.timeShare >= minShare) || failOnMismatch;
+      if (gated && ((failBelow && k.timeShare >= minShare && !k.fractionOfRoof) ||
+                    (failOnMismatch && (!k.boundPredicted || !k.boundMeasured))))
+        unjudged.push_back(k.name);
       if (failBelow && k.timeShare >= minShare && k.fractionOfRoof && *k.fractionOfRoof < *failBelow) {
         std::fprintf(stderr, "roofcheck-report: %s reached %s of its roof (below %s) with %s of GPU time\n",
                      k.name.c_str(), percent(*k.fractionOfRoof).c_str(), percent(*failBelow).c_str(),
@@ -164,6 +171,15 @@ int main(int argc, char **argv) {
                      k.boundPredicted->c_str(), k.boundMeasured->c_str());
         status = ExitFindings;
       }
+    }
+    if (!unjudged.empty()) {
+      std::string names;
+      for (size_t i = 0; i < unjudged.size() && i < 5; ++i)
+        names += (i ? ", " : "") + unjudged[i];
+      if (unjudged.size() > 5)
+        names += ", ...";
+      std::fprintf(stderr, "roofcheck-report: note: the gate could not judge %zu kernels (no fraction of roof or no "
+                   "bound class: %s)\n", unjudged.size(), names.c_str());
     }
     return status;
   });
