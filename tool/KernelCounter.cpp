@@ -451,6 +451,10 @@ private:
   bool parameterOnly(const llvm::Value *value, int depth) const;
   /// The branch that skips a loop when it would run zero times (its trip count already says so).
   bool guardsLoop(const llvm::BranchInst *branch) const;
+  /// Whether a branch in front of loop is the test that skips it when it would run zero times: a test of
+  /// parameters alone, or one that shares the loop's bound (`if (ib >= n) return;` of a thread in front of
+  /// `for (l = 0; l < 4; ++l)` is not).
+  bool testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const;
   /// An early exit: the block only returns.
   static bool returnsAtOnce(const llvm::BasicBlock *block);
   const LoopModel &loopModel(const llvm::Loop *loop);
@@ -1133,7 +1137,31 @@ bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
     for (const llvm::Loop *loop : li_.getLoopsInPreorder())
       if ((loop->getLoopPreheader() == successor || loop->getHeader() == successor) &&
           !loop->contains(branch->getParent()))
-        return true;
+        return testsLoopBound(branch, loop);
+  return false;
+}
+
+bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const {
+  auto *guard = branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
+  const llvm::BasicBlock *exiting = loop->getExitingBlock();
+  auto *exit = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
+  auto *test = exit && exit->isConditional() ? dyn_cast<llvm::ICmpInst>(exit->getCondition()) : nullptr;
+  // A test of parameters alone (`n / 16 > 0` folded to `n > 15`) or nothing to compare it with: taken to be
+  // the loop's own, as a rotated loop's guard is.
+  if (!guard || !test || !se_.isSCEVable(guard->getOperand(0)->getType()) || parameterOnly(guard, 0))
+    return true;
+  auto stripped = [&](const llvm::Value *v) {
+    const llvm::SCEV *s = se_.getSCEV(const_cast<llvm::Value *>(v));
+    while (auto *cast = dyn_cast<llvm::SCEVIntegralCastExpr>(s))
+      s = cast->getOperand();
+    return s;
+  };
+  // The guard of `for (i = a; i < n; ...)` compares a with n (or n with 0): it shares the loop's bound.
+  for (const llvm::Value *bound : test->operands())
+    if (se_.isSCEVable(bound->getType()) && se_.isLoopInvariant(se_.getSCEV(const_cast<llvm::Value *>(bound)), loop))
+      for (const llvm::Value *operand : guard->operands())
+        if (stripped(operand) == stripped(bound))
+          return true;
   return false;
 }
 
@@ -1646,6 +1674,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         const llvm::DILocation *whereLoop = nullptr;
         std::vector<Progression> progressions;
         std::optional<Poly> strideX, strideY;
+        bool strideXUnknown = false;
         if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
             !footprintIgnoresThreadTests(&block, threadDependence(lin))) {
           const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
@@ -1671,6 +1700,23 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           for (const auto &[id, coeff] : lin.iters)
             if (atoms_[id].kind == AtomKind::Quotient)
               quotients[atoms_[id].quotientAxis][id] = coeff;
+          // threadIdx.x paired with blockIdx.x over a constant tile (256 * blockIdx.x + 32 * (tid % 8)) while
+          // the thread's quotients stand apart: the thread index is a digit source of its own.
+          for (const auto &[axis, byAtom] : quotients) {
+            if (axis.cta >= 0)
+              continue;
+            for (auto it = lin.axes.begin(); it != lin.axes.end(); ++it) {
+              const AxisKey global = it->first;
+              if (global.tid != axis.tid || global.cta < 0 || global.outer >= 0 || !lin.widths[global].asConstant())
+                continue;
+              Poly coeff = it->second;
+              lin.axes.erase(it);
+              lin.axes[axis] = lin.axes[axis] + coeff;
+              lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * lin.widths[global];
+              lin.widths.erase(global);
+              break;
+            }
+          }
           for (auto &[axis, byAtom] : quotients) {
             std::vector<const Constraint *> list;
             for (const Constraint &c : constraints)
@@ -1683,7 +1729,15 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               progressions.insert(progressions.end(), digits->begin(), digits->end());
               for (const auto &entry : byAtom)
                 lin.iters.erase(entry.first);
-              if (axis.tid == 0 && !index.isZero())
+              // Digits narrower than a warp along x (il = tid / 8, ir = tid % 8): a warp's threads step
+              // through several strides, which one stride per access cannot describe.
+              std::optional<int64_t> lowest = atoms_[byAtom.begin()->first].divisor->asConstant();
+              for (const auto &entry : byAtom)
+                if (auto d = atoms_[entry.first].divisor->asConstant(); d && (!lowest || *d < *lowest))
+                  lowest = d;
+              if (axis.tid == 0 && lowest && *lowest < 32)
+                strideXUnknown = true;
+              else if (axis.tid == 0 && !index.isZero())
                 strideX = index;
               if (axis.tid == 1 && !index.isZero())
                 strideY = index;
@@ -1770,7 +1824,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         }
         if (strideX)
           counted.strideExpr = toExpr(*strideX);
-        else
+        else if (!strideXUnknown)
           counted.strideExpr = Expr::integer(0);
         if (strideY)
           counted.strideYExpr = toExpr(*strideY);

@@ -38,3 +38,16 @@ __global__ void lane_zero(const float *in, float *out, int n) {
 // CHECK: unknown: guard on the thread coordinates it cannot express
 // CHECK: note: kernel 'positive_only': branch on values loaded from memory (the count depends on the data) [unknown: data-dependent-branch]
 // CHECK: note: kernel 'lane_zero': guard on the thread coordinates it cannot express {{.*}} [unknown: analysis]
+
+// An early exit of some threads in front of a loop is not the loop's own zero-trip test: it does not share
+// the loop's bound, so it stays a guard (here one the guards cannot express: an unknown, never dropped).
+// RUN: roofcheck-lint %s --kernel unpack_blocks --grid 4 --block 32 --arg nblocks=20 | FileCheck %s --check-prefix=EARLY
+__global__ void unpack_blocks(const unsigned char *packed, float *out, int nblocks) {
+  int sub = threadIdx.x % 8;
+  if (8 * blockIdx.x + sub >= nblocks)
+    return;
+  for (int l = 0; l < 4; ++l)
+    out[256 * blockIdx.x + 32 * sub + 4 * (threadIdx.x / 8) + l] = packed[18 * (8 * blockIdx.x + sub) + l];
+}
+// EARLY: bytes.read unknown
+// EARLY: unknown: guard on the thread coordinates it cannot express

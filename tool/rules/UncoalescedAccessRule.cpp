@@ -1,5 +1,6 @@
 #include "Rules.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -22,6 +23,23 @@ const IndexExpression *indexOf(const KernelSource &source, const GlobalAccess &a
   return best;
 }
 
+/// Whether every symbol of a stride is a parameter that none of the kernel's counts hold: an argument that
+/// only places data (a tensor's element stride), not a size. nullopt counts say nothing: false.
+bool onlyLayoutArguments(const Expr &stride, const KernelContext &context) {
+  const KernelEstimate &e = context.estimate;
+  std::set<std::string> sizes;
+  for (const std::optional<Expr> *count : {&e.total, &e.special, &e.read, &e.write}) {
+    if (!*count)
+      return false;
+    for (const std::string &symbol : (*count)->symbols())
+      sizes.insert(symbol);
+  }
+  std::set<std::string> symbols = stride.symbols();
+  return std::none_of(symbols.begin(), symbols.end(), [&](const std::string &symbol) {
+    return sizes.count(symbol) || symbol.find('.') != std::string::npos; // blockDim.x is no argument
+  });
+}
+
 } // namespace
 
 std::string UncoalescedAccessRule::summary() const {
@@ -34,6 +52,7 @@ std::vector<RuleOption> UncoalescedAccessRule::options() const {
            "report accesses whose sectors per warp request are at least this many times those of a "
            "contiguous access of the same width"}};
 }
+
 
 void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettings &settings,
                                   std::vector<Finding> &out) const {
@@ -63,8 +82,10 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     if (!stride)
       continue;
     // A stride that is itself an argument (ggml's nb0, a tensor's byte stride) is a layout the caller picks,
-    // contiguous in the common case: nothing the source says.
-    if (symbolic && counted.strideExpr->kind() == Expr::Kind::Symbol)
+    // contiguous in the common case: nothing the source says. So is an element stride made of parameters
+    // that bound nothing (ggml's sx0: no guard, loop or count has it), unlike a row length (rows in
+    // out[x * rows + y], which the counts hold).
+    if (symbolic && (counted.strideExpr->kind() == Expr::Kind::Symbol || onlyLayoutArguments(*counted.strideExpr, context)))
       continue;
     // An address contiguous along threadIdx.y: the kernel makes y its fast axis (blocks of 1 x N threads),
     // which the launch, not the source, decides.

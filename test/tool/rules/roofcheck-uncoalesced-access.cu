@@ -116,3 +116,18 @@ __global__ void luminance(const float *in, float *out, int channels, int n) {
   if (i < n)
     out[i] = 0.2f * in[i * channels + 0] + 0.7f * in[i * channels + 1] + 0.1f * in[i * channels + 2];
 }
+
+// An element stride that is an argument and bounds nothing (ggml's sx0: no guard, loop or count holds it)
+// is the caller's layout, as a byte stride is. Not reported; a row length the guards hold is (column_store).
+__global__ void element_stride_argument(const float *x, float *dst, long sx0, long sd0, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    dst[i * sd0] = 2.0f * x[i * sx0];
+}
+
+// Coordinates narrower than a warp (il = tid / 8, ir = tid % 8): a warp steps through two strides, which one
+// stride per access cannot describe. Not reported.
+__global__ void narrow_digits(const float *in, float *out) {
+  int il = threadIdx.x / 8, ir = threadIdx.x % 8;
+  out[blockIdx.x * 256 + 32 * ir + 4 * il] = in[blockIdx.x * 256 + 32 * ir + 4 * il];
+}
