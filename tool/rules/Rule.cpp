@@ -4,6 +4,7 @@
 
 #include "roofcheck/Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -23,6 +24,14 @@ Finding Rule::finding(const SourceSpan &where, std::string message, const Kernel
   f.where = where;
   f.message = std::move(message);
   f.kernel = context.kernel.name;
+  // Code the compiler inlined without a source line (a library's agent called through a functor): the
+  // kernel's definition is the place the user can look at, and the message says why it points there.
+  if (f.where.file.empty()) {
+    const KernelSource &source = context.estimate.source;
+    f.where = {source.file, source.line, std::max(source.column, 1), std::max(source.column, 1) + 1};
+    f.message += " (in code inlined into kernel '" + source.name.substr(0, source.name.find('<')) +
+                 "' without a source line)";
+  }
   return f;
 }
 
