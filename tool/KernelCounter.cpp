@@ -1146,9 +1146,12 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
   const llvm::BasicBlock *exiting = loop->getExitingBlock();
   auto *exit = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
   auto *test = exit && exit->isConditional() ? dyn_cast<llvm::ICmpInst>(exit->getCondition()) : nullptr;
-  // A test of parameters alone (`n / 16 > 0` folded to `n > 15`) or nothing to compare it with: taken to be
-  // the loop's own, as a rotated loop's guard is.
-  if (!guard || !test || !se_.isSCEVable(guard->getOperand(0)->getType()) || parameterOnly(guard, 0))
+  // A test of parameters alone (`n / 16 > 0` folded to `n > 15`), of data (`nnz[row] > 0` in front of a loop
+  // to nnz[row], whose trip count is the unknown to report), or nothing to compare it with: taken to be the
+  // loop's own, as a rotated loop's guard is.
+  std::set<const llvm::Value *> seen;
+  if (!guard || !test || !se_.isSCEVable(guard->getOperand(0)->getType()) || parameterOnly(guard, 0) ||
+      dependsOnMemory(guard, seen, 0))
     return true;
   auto stripped = [&](const llvm::Value *v) {
     const llvm::SCEV *s = se_.getSCEV(const_cast<llvm::Value *>(v));

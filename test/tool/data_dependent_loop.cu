@@ -27,3 +27,18 @@ __global__ void halve_until_small(const float *in, float *out, int *steps, int n
 // CHECK: intensity.ideal unknown
 // CHECK: data_dependent_loop.cu:12:{{[0-9]+}}: unknown: data-dependent loop
 // CHECK: data_dependent_loop.cu:12:5: warning: the work of kernel 'halve_until_small' depends on data: data-dependent loop {{.*}} [roofcheck-unbounded-work]
+
+// A row whose length is read from memory, with the test that skips an empty row in front of the loop: that
+// test is the loop's own (it tests the loaded bound), so the data-dependent trip count is what is reported.
+// RUN: not roofcheck-lint %s --kernel row_sums --grid 4 --block 256 --arg rows=1000 | FileCheck %s --check-prefix=ROWS
+__global__ void row_sums(const int *lengths, const float *values, float *sums, int width, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  int length = lengths[r];
+  float s = 0.0f;
+  for (int k = 0; k < length; ++k)
+    s += values[r * width + k];
+  sums[r] = s;
+}
+// ROWS: warning: the work of kernel 'row_sums' depends on data: data-dependent loop
