@@ -401,24 +401,39 @@ std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::
   return including;
 }
 
-std::vector<std::string> hostCompilerIncludeDirectories(const std::string &compiler) {
+std::vector<std::string> hostCompilerIncludeDirectories(const std::string &compiler, std::string &whyNone) {
+  whyNone.clear();
   llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(compiler);
-  if (!program)
+  if (!program) {
+    whyNone = "not found on PATH";
     return {};
+  }
   llvm::SmallString<256> output;
-  if (llvm::sys::fs::createTemporaryFile("roofcheck-host-include", "txt", output))
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("roofcheck-host-include", "txt", output)) {
+    whyNone = "cannot create a temporary file: " + ec.message();
     return {};
+  }
   llvm::FileRemover removeOutput(output);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(output), llvm::StringRef("")};
-  if (llvm::sys::ExecuteAndWait(*program, {*program, "-print-file-name=include"}, std::nullopt, redirects, 10) != 0)
+  std::string failure;
+  int status = llvm::sys::ExecuteAndWait(*program, {*program, "-print-file-name=include"}, std::nullopt, redirects,
+                                         10, 0, &failure);
+  if (status != 0) {
+    whyNone = "'" + *program + " -print-file-name=include' " +
+              (failure.empty() ? "exited with " + std::to_string(status) : "failed: " + failure);
     return {};
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text = llvm::MemoryBuffer::getFile(output);
-  if (!text)
+  if (!text) {
+    whyNone = "cannot read its answer: " + text.getError().message();
     return {};
+  }
   std::string dir = (*text)->getBuffer().trim().str();
   // gcc answers the bare name when it has no such folder.
-  if (dir.empty() || !llvm::sys::path::is_absolute(dir) || !llvm::sys::fs::is_directory(dir))
+  if (dir.empty() || !llvm::sys::path::is_absolute(dir) || !llvm::sys::fs::is_directory(dir)) {
+    whyNone = "'" + *program + " -print-file-name=include' names no folder ('" + dir + "')";
     return {};
+  }
   return {dir};
 }
 

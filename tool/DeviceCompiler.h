@@ -83,8 +83,9 @@ std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::
                                                                      const std::vector<std::string> &headers);
 
 /// The host compiler's own header folder (gcc's lib/gcc/TRIPLE/VERSION/include, where omp.h is), as
-/// `compiler -print-file-name=include` names it; empty when the compiler is missing or names none.
-std::vector<std::string> hostCompilerIncludeDirectories(const std::string &compiler);
+/// `compiler -print-file-name=include` names it; empty when the compiler is missing or names none, and
+/// whyNone then says which.
+std::vector<std::string> hostCompilerIncludeDirectories(const std::string &compiler, std::string &whyNone);
 
 /// Compiles with the full clang command line (see deviceCommandLine). Throws roofcheck::Error with one line
 /// when the device side cannot be compiled.

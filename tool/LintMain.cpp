@@ -549,9 +549,18 @@ int lint(int argc, char **argv) {
                                                                             : "/usr/local/cuda";
   compile.resourceDir = ROOFCHECK_CLANG_RESOURCE_DIR;
   // nvcc's default host compiler on Linux; CUDAHOSTCXX names another, as CMake's CUDA support reads it.
-  const char *hostCompiler = std::getenv("CUDAHOSTCXX");
-  compile.hostIncludeDirs =
-      roofcheck::lint::hostCompilerIncludeDirectories(hostCompiler && *hostCompiler ? hostCompiler : "g++");
+  const char *hostCompilerVariable = std::getenv("CUDAHOSTCXX");
+  const std::string hostCompiler =
+      hostCompilerVariable && *hostCompilerVariable ? hostCompilerVariable : "g++";
+  std::string noHostHeaders;
+  compile.hostIncludeDirs = roofcheck::lint::hostCompilerIncludeDirectories(hostCompiler, noHostHeaders);
+  const bool worker = options.workerFile && options.workerResult;
+  if (!noHostHeaders.empty() && !worker) // the parent has said it
+    std::fprintf(stderr,
+                 "roofcheck-lint: warning: host compiler %s%s: %s; its own headers (omp.h, the x86 intrinsics) are "
+                 "not searched\n",
+                 hostCompiler.c_str(), hostCompilerVariable && *hostCompilerVariable ? " (CUDAHOSTCXX)" : "",
+                 noHostHeaders.c_str());
   if (!std::filesystem::exists(compile.cudaPath + "/include/cuda_runtime.h"))
     throw roofcheck::Error("no CUDA installation at " + compile.cudaPath +
                            " (include/cuda_runtime.h is missing): pass --cuda-path DIR or set CUDA_PATH");
@@ -562,7 +571,7 @@ int lint(int argc, char **argv) {
   }
   if (options.changedFiles && options.buildDir)
     options.files = unitsForChangedFiles(*options.buildDir, options.files);
-  if (options.workerFile && options.workerResult)
+  if (worker)
     return lintOneFileForTheParent(options, compile);
   std::vector<FileResult> results;
   if (options.jobs > 1 && options.files.size() > 1)
