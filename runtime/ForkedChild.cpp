@@ -1,7 +1,11 @@
 #include "ForkedChild.h"
 
+#include "roofcheck/Error.h"
+
 #include <atomic>
+#include <cstring>
 #include <mutex>
+#include <string>
 
 #include <pthread.h>
 
@@ -14,7 +18,11 @@ void markChild() { forkedChild.store(true); }
 
 void watchForForks() {
   static std::once_flag registered;
-  std::call_once(registered, [] { ::pthread_atfork(nullptr, nullptr, markChild); });
+  static int failure = 0;
+  std::call_once(registered, [] { failure = ::pthread_atfork(nullptr, nullptr, markChild); });
+  if (failure != 0)
+    throw Error(std::string("pthread_atfork failed (") + std::strerror(failure) +
+                "): a child the program forks cannot tell it is one, and may write into the measured file");
 }
 
 bool inForkedChild() { return forkedChild.load(std::memory_order_relaxed); }

@@ -5,7 +5,8 @@
 
 namespace roofcheck::runtime {
 
-/// From now on, a child made by fork() knows it is one (pthread_atfork). Idempotent.
+/// From now on, a child made by fork() knows it is one (pthread_atfork). Idempotent; throws roofcheck::Error
+/// when the handler cannot be registered.
 void watchForForks();
 /// true in a child that fork() made after watchForForks().
 bool inForkedChild();

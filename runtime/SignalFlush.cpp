@@ -2,10 +2,13 @@
 
 #include "ForkedChild.h"
 
+#include "roofcheck/Error.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <ctime>
 #include <thread>
@@ -92,7 +95,7 @@ std::vector<int> flushOnSignals(std::function<void(int)> flush, std::chrono::mil
   flushAction = new std::function<void(int)>(std::move(flush));
   patienceNs = static_cast<int64_t>(patience.count()) * 1000000;
   if (::sem_init(&flushWanted, 0, 0) != 0)
-    return {};
+    throw Error(std::string("sem_init failed (") + std::strerror(errno) + "): no signal flushes the measured file");
   std::thread(flushWhenAsked).detach();
   sigset_t handled;
   sigemptyset(&handled);

@@ -17,7 +17,7 @@ std::vector<int> flushedSignals();
 /// stays as it is). When one arrives, `flush(signal)` runs once, on a thread of its own rather than in the
 /// signal handler, so it may lock and allocate; the handler waits for it at most `patience`, then restores
 /// the default and raises the signal again. In a forked child (ForkedChild.h) nothing is flushed. Returns
-/// the signals caught. Once per process.
+/// the signals caught. Once per process. Throws roofcheck::Error when the flushing thread cannot be set up.
 std::vector<int> flushOnSignals(std::function<void(int)> flush, std::chrono::milliseconds patience,
                                 const std::vector<int> &signals);
 

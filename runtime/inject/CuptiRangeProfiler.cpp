@@ -122,24 +122,31 @@ std::optional<std::map<std::string, double>> CuptiRangeProfiler::end(CUcontext c
   diagnostics_.trace("cuptiRangeProfilerStop");
   if (!diagnostics_.cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
     return std::nullopt;
-  if (!stop.isAllPassSubmitted)
-    diagnostics_.warn("passes", "kernel replay did not submit every pass of a profiled launch: its counters may be partial");
+  // Counters of a launch replayed short of its passes are partly zero: the launch keeps its duration only.
+  if (!stop.isAllPassSubmitted) {
+    diagnostics_.warn("passes", "kernel replay did not submit every pass of a profiled launch: its counters are "
+                                "left out, as they would be partial");
+    return std::nullopt;
+  }
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = state.object;
   diagnostics_.trace("cuptiRangeProfilerDecodeData");
   if (!diagnostics_.cupti(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
     return std::nullopt;
-  if (decode.numOfRangeDropped > 0)
-    diagnostics_.warn("ranges-dropped", "the range profiler dropped a range (another launch ran on the context "
-                                        "while one was profiled): those counters are lost");
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = state.counterData.data();
   info.counterDataImageSize = state.counterData.size();
   if (!diagnostics_.cupti(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo") ||
       info.numTotalRanges == 0)
     return std::nullopt;
-  // The newest range is this launch's, whether decoding appends ranges or starts the image over.
   state.rangesHeld = info.numTotalRanges;
+  // The newest range left would then be an earlier launch's: none is this launch's.
+  if (decode.numOfRangeDropped > 0) {
+    diagnostics_.warn("ranges-dropped", "the range profiler dropped a range (another launch ran on the context "
+                                        "while one was profiled): those counters are lost");
+    return std::nullopt;
+  }
+  // The newest range is this launch's, whether decoding appends ranges or starts the image over.
   diagnostics_.trace("cuptiProfilerHostEvaluateToGpuValues");
   return state.host->evaluate(state.counterData, info.numTotalRanges - 1);
 }

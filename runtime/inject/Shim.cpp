@@ -154,10 +154,18 @@ int Shim::initialize() {
     std::atexit(onExit);
     // A child the program forks writes nothing into this process's file; a signal that ends the program
     // (where it left the default) first writes the completed launches.
-    watchForForks();
-    std::vector<int> caught =
-        flushOnSignals([this](int) { finishAfterSignal(); }, signalPatience, flushedSignals());
-    diagnostics_.trace("flushing on " + std::to_string(caught.size()) + " signals the program left at their default");
+    try {
+      watchForForks();
+    } catch (const Error &e) {
+      diagnostics_.warn("fork", e.what());
+    }
+    try {
+      std::vector<int> caught =
+          flushOnSignals([this](int) { finishAfterSignal(); }, signalPatience, flushedSignals());
+      diagnostics_.trace("flushing on " + std::to_string(caught.size()) + " signals the program left at their default");
+    } catch (const Error &e) {
+      diagnostics_.warn("signals", e.what());
+    }
     timing_.stop(ShimTiming::Initialize, started);
   });
   return 1;
