@@ -372,7 +372,8 @@ std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir) {
 }
 
 std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::string &buildDir,
-                                                                     const std::vector<std::string> &headers) {
+                                                                     const std::vector<std::string> &headers,
+                                                                     std::set<std::string> &unreadable) {
   std::map<std::string, std::vector<std::string>> including;
   std::map<std::string, std::vector<std::string>> wanted; // normalised absolute path -> the headers as given
   for (const std::string &header : headers) {
@@ -393,7 +394,7 @@ std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::
     if (llvm::sys::path::extension(source) != ".cu" || !scanned.insert(source.str().str()).second)
       continue;
     for (const std::string &file :
-         includedFiles(source.str().str(), includeDirectories(entry.CommandLine, entry.Directory)))
+         includedFiles(source.str().str(), includeDirectories(entry.CommandLine, entry.Directory), unreadable))
       if (auto it = wanted.find(file); it != wanted.end())
         for (const std::string &header : it->second)
           including[header].push_back(source.str().str());

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,9 +79,11 @@ std::vector<std::string> cudaSourcesInDatabase(const std::string &buildDir);
 /// For each of `headers` (the key, as given), the CUDA sources of BUILD_DIR/compile_commands.json that
 /// include it, directly or not, with their own commands' include directories (IncludeScanner.h), in the
 /// database's order; none when the database has no CUDA source. The database and each source's include
-/// tree are read once, however many headers are asked about.
+/// tree are read once, however many headers are asked about. Files of those trees that cannot be read go
+/// into `unreadable` ("PATH: REASON"): what they include is not known.
 std::map<std::string, std::vector<std::string>> cudaSourcesIncluding(const std::string &buildDir,
-                                                                     const std::vector<std::string> &headers);
+                                                                     const std::vector<std::string> &headers,
+                                                                     std::set<std::string> &unreadable);
 
 /// The host compiler's own header folder (gcc's lib/gcc/TRIPLE/VERSION/include, where omp.h is), as
 /// `compiler -print-file-name=include` names it; empty when the compiler is missing or names none, and

@@ -1,5 +1,7 @@
 #include "IncludeScanner.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -101,13 +103,18 @@ std::vector<std::string> withAbsoluteIncludeDirectories(std::vector<std::string>
   return commandLine;
 }
 
-std::set<std::string> includedFiles(const std::string &source, const std::vector<std::string> &directories) {
+std::set<std::string> includedFiles(const std::string &source, const std::vector<std::string> &directories,
+                                    std::set<std::string> &unreadable) {
   std::set<std::string> found;
   std::vector<std::string> toRead{normalised(source)};
   while (!toRead.empty()) {
     std::string file = toRead.back();
     toRead.pop_back();
     std::ifstream in(file);
+    if (!in) {
+      unreadable.insert(file + ": " + std::strerror(errno));
+      continue;
+    }
     std::string line;
     while (std::getline(in, line)) {
       std::optional<IncludeLine> include = includeOf(line);
@@ -117,6 +124,8 @@ std::set<std::string> includedFiles(const std::string &source, const std::vector
           path && found.insert(*path).second)
         toRead.push_back(*path);
     }
+    if (in.bad())
+      unreadable.insert(file + ": a read failed");
   }
   return found;
 }

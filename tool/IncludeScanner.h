@@ -23,7 +23,9 @@ std::vector<std::string> withAbsoluteIncludeDirectories(std::vector<std::string>
 
 /// The files `source` includes, directly or through the files it includes, as normalised absolute paths:
 /// a quoted name is looked for next to the including file first, then, like an angled one, in `directories`
-/// in order; a name found nowhere (a system header outside them) is left out.
-std::set<std::string> includedFiles(const std::string &source, const std::vector<std::string> &directories);
+/// in order; a name found nowhere (a system header outside them) is left out. A file that cannot be read
+/// (its includes then unknown) goes into `unreadable` as "PATH: REASON".
+std::set<std::string> includedFiles(const std::string &source, const std::vector<std::string> &directories,
+                                    std::set<std::string> &unreadable);
 
 } // namespace roofcheck::lint

@@ -389,8 +389,14 @@ std::vector<std::string> unitsForChangedFiles(const std::string &buildDir, const
   for (const std::string &file : files)
     if (headerExtensions.count(std::filesystem::path(file).extension().string()))
       headers.push_back(file);
+  std::set<std::string> unreadable;
   std::map<std::string, std::vector<std::string>> including =
-      roofcheck::lint::cudaSourcesIncluding(buildDir, headers);
+      roofcheck::lint::cudaSourcesIncluding(buildDir, headers, unreadable);
+  for (const std::string &file : unreadable)
+    std::fprintf(stderr,
+                 "roofcheck-lint: warning: cannot read %s; a changed header included only through it is not "
+                 "traced to its units\n",
+                 file.c_str());
   for (const std::string &file : files) {
     auto it = including.find(file);
     if (it == including.end() || it->second.empty())

@@ -55,17 +55,35 @@ TEST_F(IncludeScannerTest, FollowsQuotedAndAngledIncludesThroughHeaders) {
   write("inc/shared.h", "// no includes\n");
   write("inc/lib/deep.h", "#include \"more.h\"\n");
   write("inc/lib/more.h", "#include <lib/deep.h>\n"); // a cycle ends
-  std::set<std::string> found = includedFiles(at("src/a.cu"), {at("inc")});
+  std::set<std::string> unreadable;
+  std::set<std::string> found = includedFiles(at("src/a.cu"), {at("inc")}, unreadable);
   // Every #include counts, an #if 0 branch's too: a superset of what the compiler reads.
   EXPECT_EQ(found, (std::set<std::string>{at("src/local.cuh"), at("inc/shared.h"), at("inc/lib/deep.h"),
                                           at("inc/lib/more.h"), at("src/disabled.h")}));
+  EXPECT_TRUE(unreadable.empty());
 }
 
 TEST_F(IncludeScannerTest, AQuotedNameNextToTheIncluderComesFirst) {
   write("src/a.cu", "#include \"common.h\"\n");
   write("src/common.h", "");
   write("inc/common.h", "");
-  EXPECT_EQ(includedFiles(at("src/a.cu"), {at("inc")}), (std::set<std::string>{at("src/common.h")}));
+  std::set<std::string> unreadable;
+  EXPECT_EQ(includedFiles(at("src/a.cu"), {at("inc")}, unreadable), (std::set<std::string>{at("src/common.h")}));
   write("src/b.cu", "#include <common.h>\n");
-  EXPECT_EQ(includedFiles(at("src/b.cu"), {at("inc")}), (std::set<std::string>{at("inc/common.h")}));
+  EXPECT_EQ(includedFiles(at("src/b.cu"), {at("inc")}, unreadable), (std::set<std::string>{at("inc/common.h")}));
+}
+
+// A header whose text cannot be read (here one whose reads fail with EIO, which root meets too) is named
+// with the reason, so that a caller can say its includes were not followed; the rest is still found.
+TEST_F(IncludeScannerTest, AnUnreadableFileIsNamed) {
+  write("src/a.cu", "#include \"broken.h\"\n#include \"fine.h\"\n");
+  write("src/fine.h", "");
+  fs::create_symlink("/proc/self/mem", root / "src/broken.h");
+  std::set<std::string> unreadable;
+  EXPECT_EQ(includedFiles(at("src/a.cu"), {}, unreadable),
+            (std::set<std::string>{at("src/broken.h"), at("src/fine.h")}));
+  EXPECT_EQ(unreadable, (std::set<std::string>{at("src/broken.h") + ": a read failed"}));
+  unreadable.clear();
+  includedFiles(at("src/missing.cu"), {}, unreadable);
+  EXPECT_EQ(unreadable, (std::set<std::string>{at("src/missing.cu") + ": No such file or directory"}));
 }
