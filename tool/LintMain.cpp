@@ -247,11 +247,26 @@ FileResult fileResultFromJson(const roofcheck::Json &json, const std::string &fi
   return r;
 }
 
-std::string readText(const std::string &path) {
+/// The whole file; nullopt when it cannot be opened or a read fails.
+std::optional<std::string> readText(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
-  buffer << in.rdbuf();
+  if (in)
+    buffer << in.rdbuf();
+  if (!in || in.bad())
+    return std::nullopt;
   return buffer.str();
+}
+
+/// The suppression comments of a file; a file that cannot be read is a warning, as its suppressions are lost.
+std::vector<roofcheck::lint::Suppression> suppressionsIn(const std::string &path, const std::string &name,
+                                                         std::vector<std::string> &warnings) {
+  std::optional<std::string> text = readText(path);
+  if (!text) {
+    warnings.push_back("cannot read " + name + " for its suppression comments: its findings are all reported");
+    return {};
+  }
+  return roofcheck::lint::findSuppressions(*text, name, warnings);
 }
 
 /// How the device compilation names the file: absolutely for a database command, which runs in its entry's
@@ -349,7 +364,9 @@ FileResult lintFile(const std::string &file, const Options &options,
   device.kernels = chosen;
   std::vector<roofcheck::lint::KernelEstimate> estimates = roofcheck::lint::countKernels(device);
   result.document = roofcheck::lint::buildStaticDocument(estimates, options.bindings, arch);
-  roofcheck::attachClaimComments(result.document);
+  for (const std::string &unread : roofcheck::attachClaimComments(result.document))
+    result.warnings.push_back("cannot read " + unread + ", where kernels are defined: their claim comments are "
+                              "not checked");
 
   std::optional<roofcheck::CeilingsDocument> ceilings;
   if (options.ceilingsPath || !config.ceilings.empty())
@@ -358,15 +375,13 @@ FileResult lintFile(const std::string &file, const Options &options,
                                               ceilings ? &*ceilings : nullptr);
   // Suppression comments count where the findings are: in the linted file and in the headers that hold
   // the code a finding is about.
-  std::vector<roofcheck::lint::Suppression> suppressions =
-      roofcheck::lint::findSuppressions(readText(file), source, result.warnings);
+  std::vector<roofcheck::lint::Suppression> suppressions = suppressionsIn(file, source, result.warnings);
   std::set<std::string> headers;
   for (const roofcheck::lint::Finding &f : result.findings)
     if (!f.where.file.empty() && f.where.file != source && std::filesystem::is_regular_file(f.where.file, ec))
       headers.insert(f.where.file);
   for (const std::string &header : headers) {
-    std::vector<roofcheck::lint::Suppression> more =
-        roofcheck::lint::findSuppressions(readText(header), header, result.warnings);
+    std::vector<roofcheck::lint::Suppression> more = suppressionsIn(header, header, result.warnings);
     suppressions.insert(suppressions.end(), more.begin(), more.end());
   }
   result.suppressed = roofcheck::lint::applySuppressions(result.findings, suppressions, result.document.kernels);
@@ -500,7 +515,8 @@ std::vector<FileResult> lintInParallel(const Options &options) {
     const std::string &file = options.files[i];
     if (!ended[i].empty())
       throw roofcheck::Error("linting " + file + " crashed (" + ended[i] + ")");
-    roofcheck::Json json = roofcheck::Json::parse(readText(workers.resultPath(i)), nullptr, false);
+    roofcheck::Json json =
+        roofcheck::Json::parse(readText(workers.resultPath(i)).value_or(""), nullptr, false);
     if (json.is_discarded() || (json.contains("error") && !json.at("error").is_string()))
       throw roofcheck::Error("linting " + file + " ended without a result");
     if (json.contains("error"))

@@ -212,16 +212,20 @@ std::vector<ClaimSource> findClaimComments(std::string_view sourceText, const st
   return found;
 }
 
-void attachClaimComments(StaticDocument &doc) {
+std::vector<std::string> attachClaimComments(StaticDocument &doc) {
+  std::vector<std::string> unread;
   std::map<std::string, std::vector<StaticKernel *>> byFile;
   for (StaticKernel &k : doc.kernels)
     byFile[k.file].push_back(&k);
   for (auto &[file, kernels] : byFile) {
     std::ifstream in(file, std::ios::binary);
-    if (!in)
-      continue;
     std::stringstream text;
-    text << in.rdbuf();
+    if (in)
+      text << in.rdbuf();
+    if (!in || in.bad()) {
+      unread.push_back(file);
+      continue;
+    }
     std::vector<ClaimSource> comments = findClaimComments(text.str(), file);
     std::set<int> kernelLines;
     for (StaticKernel *k : kernels)
@@ -237,6 +241,7 @@ void attachClaimComments(StaticDocument &doc) {
         }
     }
   }
+  return unread;
 }
 
 // ----------------------------------------------------------------------------------- checking

@@ -50,8 +50,9 @@ std::vector<ClaimSource> findClaimComments(std::string_view sourceText, const st
 
 /// Attaches to each kernel of doc the claim comments that stand above it in its file, after the previous
 /// kernel of that file (template instantiations on one line share them), and parses each: a claim that
-/// does not parse throws ClaimError with its location. Files that cannot be read are left alone.
-void attachClaimComments(StaticDocument &doc);
+/// does not parse throws ClaimError with its location. Returns the files that cannot be read (a #line name
+/// that is not a file, one removed since): their kernels' claims are not known.
+std::vector<std::string> attachClaimComments(StaticDocument &doc);
 
 enum class Verdict { Held, Failed, NotCheckable };
 const char *toString(Verdict verdict);
