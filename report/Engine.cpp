@@ -356,10 +356,10 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
   // One warning per other device and per other clock, naming every measured file it concerns.
   std::map<std::string, size_t> raised; // what differs -> its problem in doc.problems
   auto raise = [&](const std::string &key, const std::string &id, const std::string &message,
-                   const std::string &ceilingsLine, const std::string &runLine) {
+                   const std::string &ceilingsLine, const std::string &runLine, const char *severity = "warning") {
     auto [it, inserted] = raised.try_emplace(key, doc.problems.size());
     if (inserted)
-      doc.problems.push_back({id, "warning", message, {ceilingsLine}});
+      doc.problems.push_back({id, severity, message, {ceilingsLine}});
     doc.problems[it->second].evidence.push_back(runLine);
   };
   const DeviceInfo &cd = ceilings.document.device;
@@ -375,9 +375,18 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
     for (bool memory : {false, true}) {
       auto probe = ceilingsClock(ceilings.document, memory);
       auto run = memory ? m.file.header.clocks.memoryMHz : m.file.header.clocks.smMHz;
-      if (!probe || !run || std::fabs(*probe - *run) <= 0.05 * *run)
-        continue;
       std::string which = memory ? "memory" : "SM";
+      if (!probe || !run) {
+        // Roofs from another clock state would go unnoticed: say that this one was not checked.
+        raise(which + " clock not compared, none in the " + (probe ? "run" : "ceilings"), "clocks-not-compared",
+              "the " + which + " clock of the run was not compared with the ceilings': " +
+                  (!probe ? "the ceilings recorded none" : "a measured file recorded none"),
+              ceilings.path + ": " + which + " clock " + (probe ? count(*probe) + " MHz during the probes" : "none"),
+              m.path + ": " + which + " clock " + (run ? count(*run) + " MHz during the run" : "none"), "note");
+        continue;
+      }
+      if (std::fabs(*probe - *run) <= 0.05 * *run)
+        continue;
       raise(which + " clock " + count(*run), "ceilings-other-clock",
             "the ceilings were measured at another " + which +
                 " clock than the run: the roofs do not describe this run's clock state",
