@@ -256,6 +256,13 @@ const char *const FieldNames[FieldCount] = {"flops.total", "flops.special", "byt
                                             "bytes.ideal", "bytes.predicted", "flops.fp64", "flops.fp32",
                                             "flops.fp16", "flops.bf16", "flops.tensor"};
 
+std::string commaSeparated(const std::set<std::string> &names) {
+  std::string text;
+  for (const std::string &name : names)
+    text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
 /// The static quantities at these bindings; *why (when given) gets, for the first known quantity without a
 /// value, its name and the reason.
 Values evaluate(const StaticKernel &k, const Bindings &bindings, std::string *why = nullptr) {
@@ -432,9 +439,15 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
       // What these bindings leave open, lint may have bound: its values stand (it evaluated the same
       // expressions, with the launch it was given).
       auto fields = fieldsOf(sk);
+      std::string lintValues;
+      std::set<std::string> lintBound; // what lint bound and these bindings do not
       for (int i = 0; i < FieldCount; ++i)
-        if (!values[i])
+        if (!values[i] && fields[i]->value) {
           values[i] = fields[i]->value;
+          lintValues += std::string(lintValues.empty() ? "" : ", ") + FieldNames[i];
+          for (const std::string &symbol : substitutedExpr(fields[i]->expr, bindings).symbols())
+            lintBound.insert(symbol);
+        }
       // One unprofiled, untimed pseudo-launch: the sums are the evaluated values themselves.
       Tally t;
       t.add(Launch{}, std::nullopt, &values);
@@ -465,12 +478,16 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
         if (fields[i]->known() && !values[i])
           for (const std::string &s : substitutedExpr(fields[i]->expr, bindings).symbols())
             unbound.insert(s);
+      // Lint's values hold for the launch lint was given, which these bindings may contradict: say whose
+      // they are when the report was given a launch of its own.
+      if (!lintValues.empty() && !bindings.empty())
+        k.explanations.push_back({"lint-values", "note",
+                                  lintValues + ": the static file's values, for the launch lint was given; bind " +
+                                      commaSeparated(lintBound) + " to evaluate them for this one",
+                                  {}});
       if (!unbound.empty()) {
-        std::string names;
-        for (const std::string &s : unbound)
-          names += (names.empty() ? "" : ", ") + s;
         k.explanations.push_back({"symbolic", "note",
-                                  "values stay symbolic: bind " + names +
+                                  "values stay symbolic: bind " + commaSeparated(unbound) +
                                       " with --grid, --block or --arg NAME=VALUE",
                                   {}});
       }
