@@ -363,7 +363,7 @@ FileResult lintFile(const std::string &file, const Options &options,
       chosen.push_back(k);
   device.kernels = chosen;
   std::vector<roofcheck::lint::KernelEstimate> estimates = roofcheck::lint::countKernels(device);
-  result.document = roofcheck::lint::buildStaticDocument(estimates, options.bindings, arch);
+  result.document = roofcheck::lint::buildStaticDocument(estimates, options.bindings, arch, &result.warnings);
   for (const std::string &unread : roofcheck::attachClaimComments(result.document))
     result.warnings.push_back("cannot read " + unread + ", where kernels are defined: their claim comments are "
                               "not checked");

@@ -11,27 +11,46 @@ namespace {
 
 /// One kernel's quantities. A formula longer than a document holds is written as unknown (the contract
 /// reads no longer text); the kernel's unknowns then say which quantity and why.
+/// A formula that the bindings bind completely and that still has no value (a division by zero, an overflow,
+/// a negative count) is a warning naming the reason: the user's launch, not the analysis, is at fault.
 class KernelQuantities {
 public:
-  KernelQuantities(const Bindings &bindings, const KernelSource &source, std::vector<Unknown> &unknowns)
-      : bindings_(bindings), source_(source), unknowns_(unknowns) {}
+  KernelQuantities(const Bindings &bindings, const KernelSource &source, std::vector<Unknown> &unknowns,
+                   std::vector<std::string> *warnings)
+      : bindings_(bindings), source_(source), unknowns_(unknowns), warnings_(warnings) {}
 
   Quantity operator()(const char *field, const std::optional<Expr> &e) {
     if (!e)
       return Quantity::unknown();
     Quantity q = Quantity::of(*e, bindings_);
-    if (!q.known())
+    if (!q.known()) {
       unknowns_.push_back({std::string("the formula for ") + field + " has " +
                                std::to_string(e->simplified().str().size()) + " characters, more than the " +
                                std::to_string(Expr::MaxTextLength) + " a document holds",
                            source_.file, source_.line, source_.column, UnknownCause::Analysis});
+      return q;
+    }
+    std::string why;
+    if (!q.value && warnings_ && !q.evaluate(bindings_, &why) && e->substituted(bindings_).symbols().empty())
+      warnings_->push_back("kernel '" + source_.name + "': " + field + " = " + q.expr +
+                           " has no value for the given launch: " + why);
     return q;
+  }
+
+  /// FLOP per byte of a byte count; none for a kernel that moves no global memory, which is a fact of the
+  /// kernel, not a limit of the analysis (no unknown).
+  Quantity intensity(const char *field, const std::optional<Expr> &flops, const std::optional<Expr> &bytes) {
+    if (!flops || !bytes || bytes->simplified() == Expr::integer(0))
+      return Quantity::unknown();
+    // The real 1.0 keeps '/' from being floor division.
+    return (*this)(field, Expr::real(1.0) * *flops / *bytes);
   }
 
 private:
   const Bindings &bindings_;
   const KernelSource &source_;
   std::vector<Unknown> &unknowns_;
+  std::vector<std::string> *warnings_;
 };
 
 void line(std::ostringstream &out, const char *label, const Quantity &q) {
@@ -51,7 +70,7 @@ void line(std::ostringstream &out, const char *label, const Quantity &q) {
 } // namespace
 
 StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates, const Bindings &bindings,
-                                   const std::string &arch) {
+                                   const std::string &arch, std::vector<std::string> *warnings) {
   StaticDocument doc;
   doc.generator = std::string("roofcheck-lint ") + Version;
   doc.arch = arch;
@@ -63,7 +82,7 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     k.line = e.source.line;
     k.params = e.source.params;
     k.unknowns = e.unknowns;
-    KernelQuantities quantity(bindings, e.source, k.unknowns);
+    KernelQuantities quantity(bindings, e.source, k.unknowns, warnings);
     k.flops = {quantity("flops.total", e.total),   quantity("flops.fp64", e.fp64), quantity("flops.fp32", e.fp32),
                quantity("flops.fp16", e.fp16),     quantity("flops.bf16", e.bf16), quantity("flops.tensor", e.tensor),
                quantity("flops.special", e.special)};
@@ -74,11 +93,8 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
       predicted = *e.predictedRead + *e.predictedWrite;
     k.bytes = {quantity("bytes.read", e.read), quantity("bytes.write", e.write), quantity("bytes.ideal", ideal),
                quantity("bytes.predicted", predicted)};
-    // FLOP per byte is a ratio: the real 1.0 keeps '/' from being floor division.
-    if (e.total && ideal)
-      k.intensity.ideal = quantity("intensity.ideal", Expr::real(1.0) * *e.total / *ideal);
-    if (e.total && predicted)
-      k.intensity.predicted = quantity("intensity.predicted", Expr::real(1.0) * *e.total / *predicted);
+    k.intensity.ideal = quantity.intensity("intensity.ideal", e.total, ideal);
+    k.intensity.predicted = quantity.intensity("intensity.predicted", e.total, predicted);
     for (const CountedAccess &counted : e.accesses) {
       GlobalAccess a = counted.access;
       if (counted.strideExpr) {

@@ -13,9 +13,10 @@
 namespace roofcheck::lint {
 
 /// The document for the estimates, with every quantity's value evaluated under bindings (null where a
-/// symbol stays unbound or the quantity is unknown).
+/// symbol stays unbound or the quantity is unknown). A quantity that the bindings bind completely and that
+/// still has no value (a division by zero, an overflow, a negative count) adds a line to *warnings.
 StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates, const Bindings &bindings,
-                                   const std::string &arch);
+                                   const std::string &arch, std::vector<std::string> *warnings = nullptr);
 
 /// Compiler-style text: "file:line: kernel NAME" then one indented line per quantity, access and unknown;
 /// kernels from library headers only with withLibraryKernels.

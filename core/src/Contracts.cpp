@@ -39,14 +39,17 @@ Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
       r.fail("expr", std::string("not an expression: ") + e.what());
     }
     // FLOPs, bytes and intensities are counts and ratios of counts: a negative constant is a corrupt document.
-    std::optional<double> constant;
-    try {
-      if (parsed.symbols().empty())
+    // A constant without a value (1 / 0, an overflow) is no count either.
+    if (parsed.symbols().empty()) {
+      double constant = 0;
+      try {
         constant = parsed.evaluate({}).toDouble();
-    } catch (const Error &) {
+      } catch (const Error &e) {
+        r.fail("expr", "has no value: " + std::string(e.what()) + " in " + *expr);
+      }
+      if (constant < 0)
+        r.fail("expr", "must not be negative, found " + *expr);
     }
-    if (constant && *constant < 0)
-      r.fail("expr", "must not be negative, found " + *expr);
     q.expr = *expr;
   } else if (!r.has("expr")) {
     r.fail("expr", "missing");
