@@ -98,11 +98,16 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     for (const CountedAccess &counted : e.accesses) {
       GlobalAccess a = counted.access;
       if (counted.strideExpr) {
-        if (std::optional<double> stride = valueUnder(*counted.strideExpr, bindings)) {
+        std::string why;
+        if (std::optional<double> stride = valueUnder(*counted.strideExpr, bindings, &why)) {
           int64_t s = static_cast<int64_t>(std::llabs(static_cast<long long>(*stride)));
           a.strideBytes = static_cast<int64_t>(*stride);
           a.sectorsPerRequest = sectorsPerRequest(s, counted.elementBytes);
           a.coalesced = s <= counted.elementBytes;
+        } else if (!why.empty() && warnings) {
+          warnings->push_back(a.file + ":" + std::to_string(a.line) + ":" + std::to_string(a.column) + ": kernel '" +
+                              e.source.name + "': the stride of '" + a.pointer + "' (" + counted.strideExpr->str() +
+                              ") has no value for the given launch: " + why);
         }
       }
       // A vector access split into lanes by the compiler shows up once.

@@ -4,6 +4,8 @@
 // RUN: roofcheck-lint %s --verbose 2>&1 | FileCheck %s --check-prefix=NOBYTES
 // RUN: roofcheck-lint %s --grid 1 --block 32 --arg n=1 2> %t.err | FileCheck %s --check-prefix=VALUES
 // RUN: FileCheck %s --check-prefix=WARN --input-file %t.err
+// RUN: roofcheck-lint %s --kernel every_kth --grid 4 --block 256 --arg n=1000 --arg k=0 2> %t.stride.err > /dev/null
+// RUN: FileCheck %s --check-prefix=STRIDE --input-file %t.stride.err
 
 __global__ void count_in_registers(float x, int n) {
   float y = x;
@@ -19,6 +21,13 @@ __global__ void interior(const float *in, float *out, int n) {
     out[i] = in[i - 1] + in[i + 1];
 }
 
+// k = 0: the stride n / k has no value; the warning names the access.
+__global__ void every_kth(const float *in, float *out, int n, int k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i * (n / k)];
+}
+
 // NOBYTES-LABEL: kernel count_in_registers
 // NOBYTES: bytes.ideal 0{{$}}
 // NOBYTES: intensity.ideal unknown
@@ -29,3 +38,5 @@ __global__ void interior(const float *in, float *out, int n) {
 // VALUES: flops.total blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n - 2, blockDim.x * gridDim.x){{$}}
 // WARN: roofcheck-lint: warning: kernel 'interior': flops.total = {{.*}} has no value for the given launch: negative (-1)
 // WARN: roofcheck-lint: warning: kernel 'interior': intensity.ideal = {{.*}} has no value for the given launch: division by zero
+// STRIDE: roofcheck-lint: warning: kernel 'every_kth': bytes.predicted = {{.*}} has no value for the given launch: division by zero: 1000 / 0
+// STRIDE: roofcheck-lint: warning: {{.*}}launch_without_value.cu:{{[0-9]+}}:{{[0-9]+}}: kernel 'every_kth': the stride of 'in' (4 * (n / k)) has no value for the given launch: division by zero: 1000 / 0

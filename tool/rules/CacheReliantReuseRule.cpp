@@ -53,8 +53,9 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
     requested = requested + *counted.requested;
   }
   Expr ideal = *e.read + *e.write;
-  std::optional<double> requestedBytes = valueUnder(requested, context.bindings);
-  std::optional<double> idealBytes = valueUnder(ideal, context.bindings);
+  std::string failure;
+  std::optional<double> requestedBytes = valueUnder(requested, context.bindings, &failure);
+  std::optional<double> idealBytes = valueUnder(ideal, context.bindings, &failure);
   std::string amount;
   if (requestedBytes && idealBytes && *idealBytes > 0) {
     double factor = *requestedBytes / *idealBytes;
@@ -62,6 +63,10 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
       return;
     amount = formatNumber(std::round(factor)) + "x its ideal bytes (" + formatBytes(*requestedBytes) + " for " +
              formatBytes(*idealBytes) + ")";
+  } else if (requestedBytes && idealBytes) {
+    return; // no thread of this launch does the work
+  } else if (!failure.empty()) {
+    amount = "a multiple of its ideal bytes that the given launch cannot evaluate (" + failure + ")";
   } else {
     amount = "a multiple of its ideal bytes that grows with the launch (bind --grid, --block and --arg for the "
              "factor)";

@@ -55,10 +55,14 @@ const Rule *findRule(const std::string &id) {
   return nullptr;
 }
 
-std::optional<double> valueUnder(const Expr &e, const Bindings &bindings) {
+std::optional<double> valueUnder(const Expr &e, const Bindings &bindings, std::string *why) {
   try {
     return e.substituted(bindings).evaluate(bindings).toDouble();
-  } catch (const Error &) {
+  } catch (const UnboundSymbolsError &) {
+    return std::nullopt;
+  } catch (const Error &failure) {
+    if (why)
+      *why = failure.what();
     return std::nullopt;
   }
 }

@@ -57,8 +57,9 @@ protected:
 const std::vector<std::unique_ptr<Rule>> &allRules();
 const Rule *findRule(const std::string &id);
 
-/// The value of an expression under bindings; empty while a symbol is unbound.
-std::optional<double> valueUnder(const Expr &e, const Bindings &bindings);
+/// The value of an expression under bindings; empty while a symbol is unbound, or when the bound expression
+/// has no value (a division by zero, an overflow), which *why (when given) then names.
+std::optional<double> valueUnder(const Expr &e, const Bindings &bindings, std::string *why = nullptr);
 
 /// Integers exactly ("268435456"), other values with 6 significant digits.
 std::string formatNumber(double value);
