@@ -2014,9 +2014,11 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       }
       outer.push_back(p);
     }
-    if (constantRun)
-      for (size_t index : group.members)
+    for (size_t index : group.members)
+      if (constantRun)
         estimate.accesses[index].runBytes = std::max(estimate.accesses[index].runBytes, *constantRun);
+      else
+        estimate.accesses[index].runExpr = run;
     // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s between neighbouring
     // threads larger than the run r each thread covers, each run drags min(s, 32) / r times its bytes along.
     Expr predicted = footprint;

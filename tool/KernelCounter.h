@@ -28,6 +28,8 @@ struct CountedAccess {
   /// (`for (k = 0; k < 8; ++k) p[8 * i + k]`) or by accesses side by side (the bytes of a uchar4 read one by
   /// one, a pixel's left and right neighbours); 0 when not a constant.
   int64_t runBytes = 0;
+  /// The run when the loop's trip count is a symbol (`for (k = 0; k < cols; ++k) row[k]`): 4 * cols.
+  std::optional<Expr> runExpr;
   /// Bytes that all executions of the access ask the memory system for (executions x access width), before
   /// any cache; empty when the execution count is unknown. Compared with the ideal bytes, this is the reuse
   /// the kernel leaves to L1/L2.

@@ -98,6 +98,15 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     // Each thread's contiguous run (a loop over consecutive elements, accesses side by side) is what the
     // warp's requests tile: runs as long as the stride leave no gap, and L1 serves the rest of each sector.
     int64_t run = std::max(counted.elementBytes, counted.runBytes);
+    // A thread that walks a row of symbolic length uses every sector of it over the loop (a row per
+    // thread): judged at the nominal length, as a symbolic stride is.
+    if (counted.runExpr) {
+      Bindings nominal = context.bindings;
+      for (const std::string &symbol : counted.runExpr->symbols())
+        nominal.emplace(symbol, Number(NominalSize));
+      if (std::optional<double> symbolicRun = valueUnder(*counted.runExpr, nominal))
+        run = std::max(run, static_cast<int64_t>(*symbolicRun));
+    }
     double sectors = sectorsPerRequest(strideBytes, run);
     double contiguous = sectorsPerRequest(run, run);
     double factor = sectors / contiguous;

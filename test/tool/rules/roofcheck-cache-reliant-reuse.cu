@@ -70,3 +70,19 @@ __global__ void smooth(const float *in, float *out, int n) {
     out[i] = acc;
   }
 }
+
+// A prefix sum that one thread runs (the guard leaves the global index 0 alone), in a kernel whose other
+// accesses span x: the loop's loads are not repeated along x, as their count does not grow with the block.
+// Not reported, bound or not.
+__global__ void serial_prefix(const float *w, float *scaled, float *cdf, int n) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  if (i < n)
+    scaled[i] = 2.0f * w[i];
+  if (i == 0) {
+    cdf[0] = w[0];
+    for (int x = 1; x < n; x++)
+      cdf[x] = w[x] + cdf[x - 1];
+  }
+}
+// RUN: roofcheck-lint --quiet %s --kernel serial_prefix 2>&1 | FileCheck %s --check-prefix=SERIAL --allow-empty
+// SERIAL-NOT: warning:

@@ -131,3 +131,20 @@ __global__ void narrow_digits(const float *in, float *out) {
   int il = threadIdx.x / 8, ir = threadIdx.x % 8;
   out[blockIdx.x * 256 + 32 * ir + 4 * il] = in[blockIdx.x * 256 + 32 * ir + 4 * il];
 }
+
+// Each thread walks its own row of `cols` elements: a warp request is spread over 32 rows, but every sector
+// it brings is used by the thread's next iterations, so the traffic beyond L1 is the footprint. The run is
+// symbolic, judged at the nominal length as a symbolic stride is. Not reported, with or without cols.
+__global__ void row_per_thread(const float *m, float *sums, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float s = 0;
+    for (int c = 0; c < cols; ++c)
+      s += m[r * cols + c];
+    sums[r] = s;
+  }
+}
+// RUN: roofcheck-lint --quiet %s --kernel row_per_thread 2>&1 | FileCheck %s --check-prefix=ROW --allow-empty
+// RUN: roofcheck-lint --quiet %s --kernel row_per_thread --arg cols=4096 --arg rows=1000 --grid 4 --block 256 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ROW --allow-empty
+// ROW-NOT: warning:
