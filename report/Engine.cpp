@@ -22,9 +22,30 @@ enum Field { Flops, Special, Read, Write, Ideal, Predicted, FP64, FP32, FP16, BF
 
 using Values = std::array<std::optional<double>, FieldCount>;
 
+/// Each field's name in the static document and where a kernel holds it, in Field order.
+struct FieldSpec {
+  const char *name;
+  const Quantity *(*of)(const StaticKernel &);
+};
+constexpr FieldSpec Fields[FieldCount] = {
+    {"flops.total", [](const StaticKernel &k) { return &k.flops.total; }},
+    {"flops.special", [](const StaticKernel &k) { return &k.flops.special; }},
+    {"bytes.read", [](const StaticKernel &k) { return &k.bytes.read; }},
+    {"bytes.write", [](const StaticKernel &k) { return &k.bytes.write; }},
+    {"bytes.ideal", [](const StaticKernel &k) { return &k.bytes.ideal; }},
+    {"bytes.predicted", [](const StaticKernel &k) { return &k.bytes.predicted; }},
+    {"flops.fp64", [](const StaticKernel &k) { return &k.flops.fp64; }},
+    {"flops.fp32", [](const StaticKernel &k) { return &k.flops.fp32; }},
+    {"flops.fp16", [](const StaticKernel &k) { return &k.flops.fp16; }},
+    {"flops.bf16", [](const StaticKernel &k) { return &k.flops.bf16; }},
+    {"flops.tensor", [](const StaticKernel &k) { return &k.flops.tensor; }},
+};
+
 std::array<const Quantity *, FieldCount> fieldsOf(const StaticKernel &k) {
-  return {&k.flops.total, &k.flops.special, &k.bytes.read, &k.bytes.write, &k.bytes.ideal,  &k.bytes.predicted,
-          &k.flops.fp64,  &k.flops.fp32,    &k.flops.fp16, &k.flops.bf16,  &k.flops.tensor};
+  std::array<const Quantity *, FieldCount> fields{};
+  for (int i = 0; i < FieldCount; ++i)
+    fields[i] = Fields[i].of(k);
+  return fields;
 }
 
 /// A sum that knows whether every term was known.
@@ -252,10 +273,6 @@ struct KernelAccumulator {
   std::optional<std::string> earlierLaunch, earlierOnePassLaunch;
 };
 
-const char *const FieldNames[FieldCount] = {"flops.total", "flops.special", "bytes.read", "bytes.write",
-                                            "bytes.ideal", "bytes.predicted", "flops.fp64", "flops.fp32",
-                                            "flops.fp16", "flops.bf16", "flops.tensor"};
-
 std::string commaSeparated(const std::set<std::string> &names) {
   std::string text;
   for (const std::string &name : names)
@@ -272,7 +289,7 @@ Values evaluate(const StaticKernel &k, const Bindings &bindings, std::string *wh
     std::string reason;
     v[i] = fields[i]->evaluate(bindings, &reason);
     if (why && why->empty() && !reason.empty())
-      *why = std::string(FieldNames[i]) + " " + reason;
+      *why = std::string(Fields[i].name) + " " + reason;
   }
   return v;
 }
@@ -444,7 +461,7 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
       for (int i = 0; i < FieldCount; ++i)
         if (!values[i] && fields[i]->value) {
           values[i] = fields[i]->value;
-          lintValues += std::string(lintValues.empty() ? "" : ", ") + FieldNames[i];
+          lintValues += std::string(lintValues.empty() ? "" : ", ") + Fields[i].name;
           for (const std::string &symbol : substitutedExpr(fields[i]->expr, bindings).symbols())
             lintBound.insert(symbol);
         }
