@@ -332,6 +332,7 @@ std::string locationOf(const llvm::Instruction *inst, int *line, int *column, co
 struct Progression {
   Poly stride;
   Expr count;
+  bool threadLoop = false; ///< the iterations of a loop each thread runs (not a thread or block axis)
 };
 
 class KernelAnalysis {
@@ -1808,7 +1809,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               whereLoop = model.start;
               break;
             }
-            progressions.push_back({coeff, toExpr(model.trips)});
+            progressions.push_back({coeff, toExpr(model.trips), true});
           }
         }
         if (known) {
@@ -2005,11 +2006,13 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     // element (a loop over consecutive elements, the float4 lanes of a vector loop).
     Expr run = Expr::integer(element);
     std::optional<int64_t> constantRun = element;
+    bool loopRun = false; // a symbolic run that a loop of the thread's own walks
     std::vector<Progression> outer;
     for (const Progression &p : group.progressions) {
       if (constantRun && p.stride.asConstant() == element && run.kind() == Expr::Kind::Integer) {
         run = (run * p.count).simplified();
         constantRun = run.kind() == Expr::Kind::Integer ? std::optional<int64_t>(run.integerValue()) : std::nullopt;
+        loopRun = !constantRun && p.threadLoop;
         continue;
       }
       outer.push_back(p);
@@ -2017,7 +2020,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     for (size_t index : group.members)
       if (constantRun)
         estimate.accesses[index].runBytes = std::max(estimate.accesses[index].runBytes, *constantRun);
-      else
+      else if (loopRun)
         estimate.accesses[index].runExpr = run;
     // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s between neighbouring
     // threads larger than the run r each thread covers, each run drags min(s, 32) / r times its bytes along.
