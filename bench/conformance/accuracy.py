@@ -24,6 +24,7 @@ import argparse
 import ast
 import csv
 import glob
+import hashlib
 import importlib.util
 import json
 import os
@@ -298,7 +299,7 @@ def main():
     parser.add_argument("--stage", help="copy the programs' folders into this folder and stop")
     parser.add_argument("--lint")
     parser.add_argument("--results", help="accuracy-h200.sh's OUT_DIR")
-    parser.add_argument("--static-dir", help="where the static files go (kept between runs)")
+    parser.add_argument("--static-dir", help="where the static files go (kept between runs of one lint binary)")
     parser.add_argument("--include-dir", action="append", default=[],
                         help="a folder of toolkit headers this machine lacks (BabelStream needs nvml.h), last on "
                              "the include path")
@@ -321,7 +322,10 @@ def main():
     projects = lint_corpus.load_corpus(os.path.join(HERE, "corpus.json"), args.corpus_dir,
                                        ",".join(sorted({p["project"] for p in programs})))
     corpus_tus = {proj["project"]["root"]: proj["tus"] for proj in projects}
-    static_dir = args.static_dir or os.path.join(args.results, "static")
+    # Static files are kept for the lint binary that wrote them: another binary lints afresh.
+    with open(args.lint, "rb") as binary:
+        lint_id = hashlib.sha1(binary.read()).hexdigest()[:12]
+    static_dir = os.path.join(args.static_dir or os.path.join(args.results, "static"), lint_id)
     os.makedirs(static_dir, exist_ok=True)
     rows = compare(programs, corpus_tus, os.path.abspath(args.lint), static_dir,
                    [os.path.abspath(d) for d in args.include_dir], args.results)
