@@ -1833,6 +1833,10 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         if (strideY)
           counted.strideYExpr = toExpr(*strideY);
         counted.dependsOnThread = threadDependence(lin);
+        for (const Constraint &c : guards(&block))
+          if (c.axis.tid >= 0 && c.halvingAtom < 0 && c.upper &&
+              (*c.upper - c.lower.value_or(Poly())).asConstant())
+            counted.fewThreads[c.axis.tid] = true;
         if (Count executions = countBlock(&block); executions.value)
           counted.requested = (*executions.value * Expr::integer(access.bytes)).simplified();
         if (const llvm::Loop *loop = li_.getLoopFor(&block)) {

@@ -33,16 +33,13 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
   // Loads in a loop that every thread along a spanned dimension repeats: what shared memory would serve.
   std::vector<std::pair<const CountedAccess *, int>> repeated; // access, the dimension it ignores
   std::set<std::tuple<int, int, std::string>> seen;
-  // A load whose execution count does not grow with the block along d is not repeated along d: a guard
-  // (threadIdx.x == 0, a global index == 0) leaves one thread there to run the loop.
-  auto executorsSpan = [](const CountedAccess &counted, int d) {
-    return !counted.requested || counted.requested->symbols().count(std::string("blockDim.") + "xyz"[d]) > 0;
-  };
+  // A load that a guard leaves to a few threads along d (threadIdx.x == 0, a global index == 0) is not
+  // repeated along d, however wide the block.
   for (const CountedAccess &counted : e.accesses) {
     if (counted.access.kind != "load" || !counted.dependsOnThread || counted.loopLine == 0)
       continue;
     for (int d = 0; d < 3; ++d)
-      if (spanned[d] && !(*counted.dependsOnThread)[d] && executorsSpan(counted, d) &&
+      if (spanned[d] && !(*counted.dependsOnThread)[d] && !counted.fewThreads[d] &&
           seen.emplace(counted.access.line, counted.access.column, counted.access.pointer).second) {
         repeated.emplace_back(&counted, d);
         break;
