@@ -88,8 +88,10 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     if (symbolic && (counted.strideExpr->kind() == Expr::Kind::Symbol || onlyLayoutArguments(*counted.strideExpr, context)))
       continue;
     // An address contiguous along threadIdx.y: the kernel makes y its fast axis (blocks of 1 x N threads),
-    // which the launch, not the source, decides.
-    if (counted.strideYExpr) {
+    // which the launch, not the source, decides; a launch given with blockDim.x > 1 has decided otherwise.
+    auto blockX = context.bindings.find("blockDim.x");
+    bool xIsWide = blockX != context.bindings.end() && blockX->second.toDouble() > 1;
+    if (counted.strideYExpr && !xIsWide) {
       std::optional<double> strideY = valueUnder(*counted.strideYExpr, context.bindings);
       if (strideY && *strideY != 0 && std::abs(*strideY) <= counted.elementBytes)
         continue;

@@ -77,12 +77,24 @@ __global__ void strided_argument(const char *in, float *out, long stride, int n)
 }
 
 // threadIdx.y walks contiguous memory: the kernel is written for blocks of 1 x N threads, which the launch
-// decides. Not reported.
+// decides. Not reported unbound or for such a launch; a launch with blockDim.x > 1 (the 256 x 1 blocks of
+// the first RUN line, the 32 x 8 below) makes neighbouring x threads whole rows apart, and is reported.
+// RUN: roofcheck-lint --quiet %s --kernel y_is_fast 2>&1 | FileCheck %s --check-prefix=YFAST --allow-empty
+// RUN: roofcheck-lint --quiet %s --kernel y_is_fast --grid 64,4 --block 1,256 --arg ncols=1024 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=YFAST --allow-empty
+// YFAST-NOT: warning:
+// RUN: not roofcheck-lint --quiet %s --kernel y_is_fast --grid 2,128 --block 32,8 --arg ncols=1024 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=XWIDE
+// XWIDE: warning: uncoalesced store to 'out': neighbouring threads are 4096 B apart
 __global__ void y_is_fast(const float *in, float *out, int ncols) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   int col = blockIdx.y * blockDim.y + threadIdx.y;
   if (col < ncols)
     out[row * ncols + col] = in[row * ncols + col];
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: uncoalesced store to 'out': neighbouring threads are 4 * ncols B apart
+  // CHECK: :[[@LINE-2]]:{{[0-9]+}}: note: the index 'row * ncols + col'
+  // CHECK: :[[@LINE-3]]:{{[0-9]+}}: warning: uncoalesced load from 'in': neighbouring threads are 4 * ncols B apart
+  // CHECK: :[[@LINE-4]]:{{[0-9]+}}: note: the index 'row * ncols + col'
 }
 
 // The four bytes of each uchar4 read one by one, the neighbours on either side and the one a row above:
