@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -53,8 +55,39 @@ std::string injectLibraryPath() {
   if (const char *explicitPath = std::getenv("ROOFCHECK_INJECT_LIBRARY"); explicitPath && *explicitPath)
     return explicitPath;
   std::error_code ec;
-  auto path = std::filesystem::weakly_canonical(roofcheck::executableDirectory() + "/../lib/libroofcheck-inject.so", ec);
+  auto path = std::filesystem::weakly_canonical(
+      roofcheck::executableDirectory() + "/../lib/roofcheck/libroofcheck-inject.so", ec);
   return path.string();
+}
+
+/// Loads the shim in the launcher without starting it (CUDA calls its InitializeInjection, the loader does
+/// not), so that a CUPTI the loader cannot find is one line here rather than a program that runs
+/// unmeasured. Returns the CUPTI the loader resolved for the shim, which NVTX's injection then uses too; ""
+/// when there is no CUDA driver (libcuda.so.1), where the program fails on its own as it always does.
+std::string cuptiOfShim(const std::string &inject, std::string &warning) {
+  void *handle = ::dlopen(inject.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  if (!handle) {
+    std::string why = ::dlerror();
+    if (why.find("libcuda.so") != std::string::npos) {
+      warning = "no CUDA driver (" + why + "): nothing can be measured";
+      return "";
+    }
+    throw Error("cannot load the shim: " + why +
+                (why.find("libcupti") != std::string::npos
+                     ? "; CUPTI comes with the CUDA toolkit (extras/CUPTI/lib64): add its folder to LD_LIBRARY_PATH"
+                     : ""));
+  }
+  std::string cupti;
+  struct link_map *loaded = nullptr;
+  if (::dlinfo(handle, RTLD_DI_LINKMAP, &loaded) == 0) {
+    while (loaded && loaded->l_prev)
+      loaded = loaded->l_prev;
+    for (; loaded; loaded = loaded->l_next)
+      if (loaded->l_name && std::strstr(loaded->l_name, "/libcupti.so"))
+        cupti = loaded->l_name;
+  }
+  ::dlclose(handle);
+  return cupti;
 }
 
 std::string checkedOutputDir(const std::string &dir) {
@@ -164,10 +197,15 @@ int run(int argc, char **argv) {
   options.session = std::to_string(::getpid()) + "-" +
                     std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
 
+  std::string noDriver;
+  std::string cupti = cuptiOfShim(inject, noDriver);
+  if (!noDriver.empty())
+    std::fprintf(stderr, "roofcheck-run: warning: %s\n", noDriver.c_str());
+
   std::vector<std::string> parentEnv;
   for (char **e = environ; *e; ++e)
     parentEnv.emplace_back(*e);
-  ChildEnvironment env = buildChildEnvironment(parentEnv, options, inject, ROOFCHECK_CUPTI_LIBRARY);
+  ChildEnvironment env = buildChildEnvironment(parentEnv, options, inject, cupti);
   if (env.warning)
     std::fprintf(stderr, "roofcheck-run: warning: %s\n", env.warning->c_str());
 

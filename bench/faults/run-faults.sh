@@ -20,8 +20,8 @@ out=$(mkdir -p "$2" && cd "$2" && pwd) || { echo "run-faults: error: cannot crea
 steps=${3:-faults sanitizer}
 roofcheck=$build/bin/roofcheck
 if [ ! -x "$roofcheck" ] || [ ! -x "$build/bin/roofcheck-run" ] ||
-  [ ! -r "${ROOFCHECK_INJECT_LIBRARY:-$build/lib/libroofcheck-inject.so}" ]; then
-  echo "run-faults: error: $build lacks bin/roofcheck, bin/roofcheck-run or lib/libroofcheck-inject.so:" \
+  [ ! -r "${ROOFCHECK_INJECT_LIBRARY:-$build/lib/roofcheck/libroofcheck-inject.so}" ]; then
+  echo "run-faults: error: $build lacks bin/roofcheck, bin/roofcheck-run or lib/roofcheck/libroofcheck-inject.so:" \
     "build it with scripts/gpu-build.sh" >&2
   exit 2
 fi
