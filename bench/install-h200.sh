@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU side as installed: on a GPU machine without LLVM 22 (the lent H200), build the GPU side
 # (scripts/gpu-build.sh), run its test suites, build the Debian packages, unpack them into a scratch root
-# and measure an example from there with the unpacked `roofcheck run`, then report on it.
-# usage: bench/install-h200.sh OUT_DIR
+# and, with the unpacked tools only, probe the ceilings (--quick), measure an example and report on it
+# against its static file (linted elsewhere: scripts/main-job.sh writes build/main-job/static).
+# usage: bench/install-h200.sh OUT_DIR [STATIC_FILE]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -20,8 +21,12 @@ for deb in "$scratch"/packages/*.deb; do
   dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$'
   dpkg -x "$deb" "$scratch/root"
 done
+installed=$scratch/root/usr/bin/roofcheck
+"$installed" probe --quick --only dram,fp32 --out "$scratch/ceilings.json" 2>&1 | tail -3
 mkdir -p "$scratch/measured"
-"$scratch/root/usr/bin/roofcheck" run --output-dir "$scratch/measured" -- "$build/examples/vector_add"
+"$installed" run --output-dir "$scratch/measured" -- "$build/examples/vector_add"
 echo "exit=$?"
-"$scratch/root/usr/bin/roofcheck" report --measured "$scratch"/measured/*.jsonl | head -8
+static=()
+[ -n "${2:-}" ] && static=(--static "$2")
+"$installed" report "${static[@]}" --measured "$scratch"/measured/*.jsonl --ceilings "$scratch/ceilings.json" | head -12
 cp "$scratch"/measured/*.jsonl "$out/" 2>/dev/null
