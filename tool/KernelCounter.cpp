@@ -1483,12 +1483,10 @@ const llvm::Value *asmOperand(const llvm::CallInst &call, const llvm::InlineAsm 
 std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instruction &inst) {
   std::vector<Access> out;
   auto add = [&](const char *kind, const llvm::Value *address, llvm::Type *type, int64_t bytes = 0) {
-    out.push_back({&inst, kind, address, bytes ? bytes : static_cast<int64_t>(dl_.getTypeStoreSize(type))});
+    out.push_back({&inst, kind, address, bytes ? bytes : static_cast<int64_t>(dl_.getTypeStoreSize(type)), ""});
   };
   auto unknown = [&](const char *kind, std::string reason) {
-    Access access{&inst, kind, nullptr, 0};
-    access.unknown = std::move(reason);
-    out.push_back(access);
+    out.push_back({&inst, kind, nullptr, 0, std::move(reason)});
   };
   if (auto *load = dyn_cast<llvm::LoadInst>(&inst))
     add("load", load->getPointerOperand(), load->getType());
