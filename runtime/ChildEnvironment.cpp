@@ -66,4 +66,9 @@ ChildEnvironment buildChildEnvironment(const std::vector<std::string> &parent, c
   return child;
 }
 
+void appendLibraryFolder(std::vector<std::string> &variables, const std::string &folder) {
+  std::optional<std::string> path = lookup(variables, "LD_LIBRARY_PATH");
+  assign(variables, "LD_LIBRARY_PATH", path && !path->empty() ? *path + ":" + folder : folder);
+}
+
 } // namespace roofcheck::runtime

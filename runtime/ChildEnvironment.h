@@ -21,4 +21,8 @@ struct ChildEnvironment {
 ChildEnvironment buildChildEnvironment(const std::vector<std::string> &parent, const RunOptions &options,
                                        const std::string &injectLibrary, const std::string &cuptiLibrary);
 
+/// Adds folder at the end of LD_LIBRARY_PATH (set when absent): the program's own folders keep their
+/// precedence.
+void appendLibraryFolder(std::vector<std::string> &variables, const std::string &folder);
+
 } // namespace roofcheck::runtime

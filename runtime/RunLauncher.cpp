@@ -60,11 +60,27 @@ std::string injectLibraryPath() {
   return path.string();
 }
 
+/// Where CUDA_HOME's toolkit keeps a CUPTI library the loader did not find ("libcupti.so.13"); "" when
+/// CUDA_HOME is unset or has none. The library is loaded here, so that the shim's own load finds it.
+std::string cuptiFolderFromCudaHome(const std::string &library) {
+  const char *home = std::getenv("CUDA_HOME");
+  if (!home || !*home)
+    return "";
+  for (const char *folder : {"/extras/CUPTI/lib64", "/lib64"}) {
+    std::string dir = std::string(home) + folder;
+    if (::dlopen((dir + "/" + library).c_str(), RTLD_NOW | RTLD_GLOBAL))
+      return dir;
+  }
+  return "";
+}
+
 /// Loads the shim in the launcher without starting it (CUDA calls its InitializeInjection, the loader does
 /// not), so that a CUPTI the loader cannot find is one line here rather than a program that runs
-/// unmeasured. Returns the CUPTI the loader resolved for the shim, which NVTX's injection then uses too; ""
-/// when there is no CUDA driver (libcuda.so.1), where the program fails on its own as it always does.
-std::string cuptiOfShim(const std::string &inject, std::string &warning) {
+/// unmeasured. A CUPTI outside the library path is looked for in CUDA_HOME; its folder then goes into
+/// cuptiFolder, for the program's library path. Returns the CUPTI the loader resolved for the shim, which
+/// NVTX's injection then uses too; "" when there is no CUDA driver (libcuda.so.1), where the program fails
+/// on its own as it always does.
+std::string cuptiOfShim(const std::string &inject, std::string &warning, std::string &cuptiFolder) {
   void *handle = ::dlopen(inject.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (!handle) {
     std::string why = ::dlerror();
@@ -72,10 +88,16 @@ std::string cuptiOfShim(const std::string &inject, std::string &warning) {
       warning = "no CUDA driver (" + why + "): nothing can be measured";
       return "";
     }
-    throw Error("cannot load the shim: " + why +
-                (why.find("libcupti") != std::string::npos
-                     ? "; CUPTI comes with the CUDA toolkit (extras/CUPTI/lib64): add its folder to LD_LIBRARY_PATH"
-                     : ""));
+    bool cupti = why.rfind("libcupti", 0) == 0;
+    if (cupti)
+      cuptiFolder = cuptiFolderFromCudaHome(why.substr(0, why.find(':')));
+    if (!cuptiFolder.empty())
+      handle = ::dlopen(inject.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (!handle)
+      throw Error("cannot load the shim: " + why +
+                  (cupti ? "; CUPTI comes with the CUDA toolkit (extras/CUPTI/lib64): set CUDA_HOME to the "
+                           "toolkit, or add that folder to LD_LIBRARY_PATH"
+                         : ""));
   }
   std::string cupti;
   struct link_map *loaded = nullptr;
@@ -197,8 +219,8 @@ int run(int argc, char **argv) {
   options.session = std::to_string(::getpid()) + "-" +
                     std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
 
-  std::string noDriver;
-  std::string cupti = cuptiOfShim(inject, noDriver);
+  std::string noDriver, cuptiFolder;
+  std::string cupti = cuptiOfShim(inject, noDriver, cuptiFolder);
   if (!noDriver.empty())
     std::fprintf(stderr, "roofcheck-run: warning: %s\n", noDriver.c_str());
 
@@ -206,6 +228,8 @@ int run(int argc, char **argv) {
   for (char **e = environ; *e; ++e)
     parentEnv.emplace_back(*e);
   ChildEnvironment env = buildChildEnvironment(parentEnv, options, inject, cupti);
+  if (!cuptiFolder.empty())
+    appendLibraryFolder(env.variables, cuptiFolder);
   if (env.warning)
     std::fprintf(stderr, "roofcheck-run: warning: %s\n", env.warning->c_str());
 

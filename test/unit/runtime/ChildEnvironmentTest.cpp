@@ -75,3 +75,14 @@ TEST(ChildEnvironment, UnderNcuTheShimStaysOut) {
   EXPECT_NE(c.warning->find("NV_NSIGHT_INJECTION_TRANSPORT_TYPE is set"), std::string::npos);
   EXPECT_EQ(valueOf(c.variables, "CUDA_INJECTION64_PATH"), "<unset>");
 }
+
+TEST(ChildEnvironment, ALibraryFolderGoesLastOnTheProgramsLibraryPath) {
+  std::vector<std::string> env = {"PATH=/bin"};
+  appendLibraryFolder(env, "/cuda/extras/CUPTI/lib64");
+  EXPECT_EQ(valueOf(env, "LD_LIBRARY_PATH"), "/cuda/extras/CUPTI/lib64");
+  env = {"LD_LIBRARY_PATH=/opt/mine", "PATH=/bin"};
+  appendLibraryFolder(env, "/cuda/extras/CUPTI/lib64");
+  EXPECT_EQ(valueOf(env, "LD_LIBRARY_PATH"), "/opt/mine:/cuda/extras/CUPTI/lib64");
+  EXPECT_EQ(std::count_if(env.begin(), env.end(), [](const std::string &kv) { return kv.rfind("LD_LIBRARY_PATH=", 0) == 0; }),
+            1);
+}
