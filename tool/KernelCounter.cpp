@@ -333,7 +333,14 @@ struct Progression {
   Poly stride;
   Expr count;
   bool threadLoop = false; ///< the iterations of a loop each thread runs (not a thread or block axis)
+  /// A global index without a guard (blockIdx.x * width + threadIdx.x): the thread and block dimensions and
+  /// the width, so that it can be taken apart like one whose threads a guard picks (FootprintGroup).
+  int pairedTid = -1, pairedCta = -1;
+  Poly pairedWidth{};
+  bool guardedGlobal = false; ///< a global index whose range a guard on it bounds (i < n): not taken apart
+  bool blockOnly = false;     ///< blockIdx alone (the address of a block's thread 0, tid folded to 0)
 };
+
 
 class KernelAnalysis {
 public:
@@ -490,6 +497,21 @@ private:
   /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
   std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
+  void splitGlobalIndices(std::map<std::string, struct FootprintGroup> &groups);
+  /// The least value of a stride: a constant, or a positive multiple of launch dimensions (8 * blockDim.x,
+  /// the step from one block to the next), which are at least 1; nullopt for anything else.
+  std::optional<int64_t> leastStride(const Poly &stride) const {
+    if (std::optional<int64_t> c = stride.asConstant())
+      return c;
+    if (stride.terms.size() != 1 || stride.terms.begin()->second <= 0)
+      return std::nullopt;
+    for (int id : stride.terms.begin()->first)
+      if (atoms_[id].kind != AtomKind::LaunchDim)
+        return std::nullopt;
+    return stride.terms.begin()->second;
+  }
+  /// Sorts the progressions, so that accesses with the same ones share a footprint group: the group key's part.
+  std::string progressionSignature(std::vector<Progression> &progressions) const;
 
   llvm::Function &f_;
   const KernelSource &source_;
@@ -1601,7 +1623,67 @@ struct FootprintGroup {
   std::vector<Poly> offsets;
   std::optional<Poly> strideX; ///< coefficient of threadIdx.x in bytes; empty: 0
   std::vector<size_t> members; ///< indices into KernelEstimate::accesses
+  /// A guard on threadIdx alone picked the first threads of every block (if (threadIdx.x < RADIUS)): the
+  /// global index is taken apart into a thread and a block progression.
+  bool splitByThreadGuard = false;
 };
+
+std::string KernelAnalysis::progressionSignature(std::vector<Progression> &progressions) const {
+  std::sort(progressions.begin(), progressions.end(), [&](const Progression &a, const Progression &b) {
+    return toExpr(a.stride).str() + "|" + a.count.str() < toExpr(b.stride).str() + "|" + b.count.str();
+  });
+  std::string signature;
+  for (const Progression &p : progressions)
+    signature += toExpr(p.stride).str() + "|" + p.count.str() + ";";
+  return signature;
+}
+
+void KernelAnalysis::splitGlobalIndices(std::map<std::string, FootprintGroup> &groups) {
+  // Where a guard took one access's global index apart, or an access walks the blocks alone (the tid == 0
+  // side of a branch, where the compiler folded threadIdx.x to 0), the unguarded global indices of the same
+  // pointer and direction are taken apart too: then a block's first threads and all of its threads are
+  // boxes with the same block progression, which union. Not where a guarded global index (i < n) of that
+  // pointer would then no longer union with the unguarded ones.
+  std::set<std::string> split, guarded;
+  for (const auto &[key, group] : groups) {
+    std::string side = group.pointer + (group.write ? " w" : " r");
+    if (group.splitByThreadGuard)
+      split.insert(side);
+    for (const Progression &p : group.progressions) {
+      if (p.blockOnly)
+        split.insert(side);
+      if (p.guardedGlobal)
+        guarded.insert(side);
+    }
+  }
+  for (const std::string &side : guarded)
+    split.erase(side);
+  if (split.empty())
+    return;
+  std::map<std::string, FootprintGroup> regrouped;
+  for (auto &[key, group] : groups) {
+    if (split.count(group.pointer + (group.write ? " w" : " r"))) {
+      std::vector<Progression> progressions;
+      for (const Progression &p : group.progressions) {
+        if (p.pairedTid < 0) {
+          progressions.push_back(p);
+          continue;
+        }
+        progressions.push_back({p.stride, toExpr(launchDim("blockDim", p.pairedTid))});
+        progressions.push_back({p.stride * p.pairedWidth, toExpr(launchDim("gridDim", p.pairedCta))});
+      }
+      group.progressions = progressions;
+    }
+    std::string regroupedKey = group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) +
+                               " " + progressionSignature(group.progressions);
+    auto [it, fresh] = regrouped.try_emplace(regroupedKey, group);
+    if (!fresh) {
+      it->second.offsets.insert(it->second.offsets.end(), group.offsets.begin(), group.offsets.end());
+      it->second.members.insert(it->second.members.end(), group.members.begin(), group.members.end());
+    }
+  }
+  groups = std::move(regrouped);
+}
 
 void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   std::map<std::string, FootprintGroup> groups;
@@ -1677,6 +1759,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         std::vector<Progression> progressions;
         std::optional<Poly> strideX, strideY;
         bool strideXUnknown = false;
+        bool splitByThreadGuard = false;
         if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
             !footprintIgnoresThreadTests(&block, threadDependence(lin))) {
           const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
@@ -1716,6 +1799,37 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               lin.axes[axis] = lin.axes[axis] + coeff;
               lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * lin.widths[global];
               lin.widths.erase(global);
+              break;
+            }
+          }
+          // threadIdx.x paired with blockIdx.x (i = blockIdx.x * blockDim.x + threadIdx.x) under a guard that
+          // picks the first threads of every block (if (threadIdx.x < RADIUS), tid == 0): the thread index and
+          // the block index become progressions of their own, so that the guard counts. With a guard on the
+          // global index as well, neither range holds alone: unknown.
+          for (const Constraint &tested : constraints) {
+            if (tested.halvingAtom >= 0 || tested.axis.tid < 0 || tested.axis.cta >= 0 || tested.axis.outer >= 0 ||
+                std::any_of(constraints.begin(), constraints.end(), [&](const Constraint &c) {
+                  return c.axis == tested.axis && c.lower && c.lower->asConstant() != 0;
+                }))
+              continue;
+            for (auto it = lin.axes.begin(); it != lin.axes.end(); ++it) {
+              const AxisKey global = it->first;
+              if (global.tid != tested.axis.tid || global.cta < 0 || global.outer >= 0 || covers.count(global) ||
+                  !lin.widths.count(global))
+                continue;
+              if (std::any_of(constraints.begin(), constraints.end(),
+                              [&](const Constraint &c) { return c.axis == global; })) {
+                known = false;
+                reason = "guards on threadIdx and on the global index together";
+                break;
+              }
+              Poly coeff = it->second;
+              Poly width = lin.widths[global];
+              lin.axes.erase(it);
+              lin.widths.erase(global);
+              lin.axes[tested.axis] = lin.axes[tested.axis] + coeff;
+              lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * width;
+              splitByThreadGuard = true;
               break;
             }
           }
@@ -1785,7 +1899,15 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               progressions.push_back({coeff.scaled(*tile), toExpr(launchDim("gridDim", axis.cta))});
               continue;
             }
-            progressions.push_back({coeff, rangeCount(axis, width, list)});
+            Progression p{coeff, rangeCount(axis, width, list)};
+            if (axis.tid >= 0 && axis.cta >= 0 && axis.outer < 0 && list.empty()) {
+              p.pairedTid = axis.tid;
+              p.pairedCta = axis.cta;
+              p.pairedWidth = width;
+            }
+            p.guardedGlobal = axis.tid >= 0 && axis.cta >= 0 && !list.empty();
+            p.blockOnly = axis.tid < 0 && axis.cta >= 0 && axis.outer < 0;
+            progressions.push_back(p);
           }
           for (const auto &[id, coeff] : lin.iters) {
             const Atom atom = atoms_[id];
@@ -1845,12 +1967,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
         }
 
-        std::sort(progressions.begin(), progressions.end(), [&](const Progression &a, const Progression &b) {
-          return toExpr(a.stride).str() + "|" + a.count.str() < toExpr(b.stride).str() + "|" + b.count.str();
-        });
-        std::string signature;
-        for (const Progression &p : progressions)
-          signature += toExpr(p.stride).str() + "|" + p.count.str() + ";";
+        std::string signature = progressionSignature(progressions);
         for (bool write : {false, true}) {
           if ((write && access.kind == std::string("load")) || (!write && access.kind == std::string("store")))
             continue;
@@ -1862,12 +1979,14 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           group.elementBytes = access.bytes;
           group.offsets.push_back(lin.invariant);
           group.strideX = strideX;
+          group.splitByThreadGuard = group.splitByThreadGuard || splitByThreadGuard;
           group.members.push_back(estimate.accesses.size());
         }
         estimate.accesses.push_back(counted);
       }
     }
   }
+  splitGlobalIndices(groups);
 
   std::optional<Expr> read = Expr::integer(0), write = Expr::integer(0);
   std::optional<Expr> predictedRead = Expr::integer(0), predictedWrite = Expr::integer(0);
@@ -1921,7 +2040,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     bool singleBox = false;   // every offset is the same: the footprint is one box
     std::optional<int64_t> smallestStride;
     for (const Progression &p : group.progressions)
-      if (auto s = p.stride.asConstant(); s && *s > 0 && (!smallestStride || *s < *smallestStride))
+      if (auto s = leastStride(p.stride); s && *s > 0 && (!smallestStride || *s < *smallestStride))
         smallestStride = s;
     {
       std::vector<int64_t> deltas;
