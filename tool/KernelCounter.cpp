@@ -341,7 +341,6 @@ struct Progression {
   bool blockOnly = false;     ///< blockIdx alone (the address of a block's thread 0, tid folded to 0)
 };
 
-
 class KernelAnalysis {
 public:
   KernelAnalysis(llvm::Function &function, const KernelSource &source, llvm::FunctionAnalysisManager &fam)
