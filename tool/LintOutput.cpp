@@ -31,7 +31,7 @@ public:
       return q;
     }
     std::string why;
-    if (!q.value && warnings_ && !q.evaluate(bindings_, &why) && e->substituted(bindings_).symbols().empty())
+    if (!q.value && warnings_ && e->substituted(bindings_).symbols().empty() && !q.evaluate(bindings_, &why))
       warnings_->push_back("kernel '" + source_.name + "': " + field + " = " + q.expr +
                            " has no value for the given launch: " + why);
     return q;
