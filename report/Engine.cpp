@@ -4,6 +4,7 @@
 #include "Format.h"
 
 #include "roofcheck/Bindings.h"
+#include "roofcheck/KernelNames.h"
 #include "roofcheck/Roofline.h"
 #include "roofcheck/Version.h"
 
@@ -858,6 +859,12 @@ Model buildModel(const Inputs &inputs, const StaticBindings &bindings) {
   }
   for (const std::string &w : inputs.warnings)
     model.warnings.push_back(w);
+  std::vector<std::string> names;
+  for (const ReportKernel &k : doc.kernels)
+    names.push_back(k.name);
+  std::vector<std::string> shortNames = shortKernelNames(names);
+  for (size_t i = 0; i < doc.kernels.size(); ++i)
+    doc.kernels[i].shortName = shortNames[i];
   return model;
 }
 

@@ -103,8 +103,10 @@ std::string renderHtml(const ReportDocument &doc) {
   for (const ReportKernel &k : doc.kernels) {
     if (k.explanations.empty() && k.signatures.size() < 2 && k.ranks.size() < 2)
       continue;
-    out += "<h2><code>" + escapeXml(k.name) + "</code>" +
+    out += "<h2><code>" + escapeXml(displayName(k)) + "</code>" +
            (k.file.empty() ? "" : " <small>" + escapeXml(k.file + ":" + std::to_string(k.line)) + "</small>") + "</h2>\n";
+    if (displayName(k) != k.name)
+      out += "<p class=\"full-name\"><code>" + escapeXml(k.name) + "</code></p>\n";
     explanationList(out, k.explanations);
     if (k.signatures.size() > 1) {
       out += "<table class=\"signatures\"><tr><th>grid</th><th>block</th><th>args</th><th>launches</th><th>time</th>"

@@ -49,7 +49,10 @@ std::string renderMarkdown(const ReportDocument &doc) {
   for (const ReportKernel &k : doc.kernels) {
     if (k.explanations.empty() && k.signatures.size() < 2 && k.ranks.size() < 2)
       continue;
-    out += "\n## `" + k.name + "`" + (k.file.empty() ? "" : " (" + k.file + ":" + std::to_string(k.line) + ")") + "\n\n";
+    out += "\n## `" + displayName(k) + "`" + (k.file.empty() ? "" : " (" + k.file + ":" + std::to_string(k.line) + ")") +
+           "\n\n";
+    if (displayName(k) != k.name)
+      out += "`" + k.name + "`\n\n";
     explanations(out, k.explanations);
     if (k.signatures.size() > 1) {
       out += "\n" + row({"grid", "block", "args", "launches", "time", "share", "AI ideal", "AI measured", "of roof"});

@@ -65,7 +65,9 @@ struct Axes {
 std::string ridgeText(double ridge) { return intensity(ridge) + " FLOP/B"; }
 
 std::string details(const ReportKernel &k) {
-  std::string d = k.name;
+  std::string d = displayName(k);
+  if (d != k.name)
+    d += "\n" + k.name;
   if (!k.file.empty())
     d += "\n" + k.file + ":" + std::to_string(k.line);
   if (k.launches > 0)
@@ -203,7 +205,7 @@ std::string renderSvgElement(const ReportDocument &doc) {
   for (const PlotKernel &pk : plot.kernels)
     if (!pk.omitted.empty()) {
       std::string &names = notPlotted[pk.omitted];
-      names += (names.empty() ? "" : ", ") + doc.kernels[pk.kernel].name;
+      names += (names.empty() ? "" : ", ") + displayName(doc.kernels[pk.kernel]);
     }
   std::string notes;
   double noteY = Top - 2;
@@ -304,14 +306,14 @@ std::string renderSvgElement(const ReportDocument &doc) {
     const DotPlace &anchor = measured ? *measured : *predicted;
     double ly = anchor.drawnY + 4;
     LabelSpot right{anchor.drawnX + radius + 3, ly, Anchor::Start}, left{anchor.drawnX - radius - 3, ly, Anchor::End};
-    LabelSpot placed = labels.place(k.name, 12, LabelLayout::around(right, 12, 0, 0, left));
+    LabelSpot placed = labels.place(displayName(k), 12, LabelLayout::around(right, 12, 0, 0, left));
     bool onLeft = placed.anchor == Anchor::End;
     if (placed.y != ly)
       s += "<line class=\"leader\" x1=\"" + num(anchor.drawnX + (onLeft ? -radius : radius)) + "\" y1=\"" +
            num(anchor.drawnY) + "\" x2=\"" + num(placed.x + (onLeft ? 1 : -1)) + "\" y2=\"" + num(placed.y - 4) +
            "\" stroke=\"" + color + "\" stroke-width=\"1\"/>\n";
     s += "<text class=\"label\" x=\"" + num(placed.x) + "\" y=\"" + num(placed.y) + "\"" +
-         (onLeft ? " text-anchor=\"end\"" : "") + " fill=\"" + color + "\">" + escapeXml(k.name) + "</text>\n</g>\n";
+         (onLeft ? " text-anchor=\"end\"" : "") + " fill=\"" + color + "\">" + escapeXml(displayName(k)) + "</text>\n</g>\n";
   }
   double legendY = Height - 8;
   s += "<g class=\"legend\" font-size=\"11\"><circle cx=\"" + num(Left) + "\" cy=\"" + num(legendY - 4) +

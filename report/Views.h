@@ -20,8 +20,19 @@ Table kernelTable(const ReportDocument &doc);
 /// "static estimate only, no measurement" in static mode; names the device otherwise.
 std::string modeLine(const ReportDocument &doc);
 
-/// Terminal: the table sorted by time share, the explanations, and a compact ASCII roofline.
-std::string renderText(const ReportDocument &doc);
+/// The name a view shows: the short name (unique within the report), the full name in files without one.
+const std::string &displayName(const ReportKernel &k);
+
+struct TextOptions {
+  size_t width = 120;     ///< terminal columns the table and the plot fit in
+  size_t top = 20;        ///< kernels in the table and the plot, the rest summed up in one line; 0 for all
+  bool colour = false;    ///< ANSI colours (a terminal, no NO_COLOR)
+  bool fullNames = false; ///< full demangled names, never cut
+};
+
+/// Terminal: the table sorted by time share, fitted to the width, the explanations, and a compact ASCII
+/// roofline with one mark per kernel.
+std::string renderText(const ReportDocument &doc, const TextOptions &options);
 std::string renderMarkdown(const ReportDocument &doc);
 /// A standalone SVG document of the roofline.
 std::string renderSvg(const ReportDocument &doc);

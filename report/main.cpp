@@ -11,9 +11,13 @@
 #include "roofcheck/Version.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 using namespace roofcheck;
 using namespace roofcheck::report;
@@ -34,6 +38,11 @@ const char *const Usage =
     "  --svg FILE            the roofline as SVG\n"
     "  --html FILE           one self-contained HTML file: plot with hover details and tables\n"
     "  --quiet               no table on stdout\n"
+    "  --top N               the table, details and plot show the N kernels with the most GPU time, the rest\n"
+    "                        in one line (default 20; 0 shows all)\n"
+    "  --full-names          full demangled names on stdout instead of short ones (never cut to the width)\n"
+    "terminal: the table fits COLUMNS, else the terminal's width, else 120 columns; colours on a terminal\n"
+    "unless NO_COLOR is set\n"
     "inputs (files may also be given plainly; each is recognised by its schema):\n"
     "  --static FILE...      roofcheck.static/1\n"
     "  --measured FILE...    roofcheck.measured/1, one per process\n"
@@ -59,6 +68,20 @@ double parseFraction(const std::string &text, const std::string &option) {
 
 void writeText(const std::string &path, const std::string &text) { writeFileAtomically(path, text); }
 
+/// The terminal's width (COLUMNS, else the tty's, else 120) and colour (a tty, and no NO_COLOR).
+TextOptions terminalDefaults() {
+  TextOptions o;
+  bool tty = isatty(STDOUT_FILENO) == 1;
+  winsize size{};
+  if (const char *columns = std::getenv("COLUMNS"); columns && std::atoi(columns) > 0)
+    o.width = static_cast<size_t>(std::atoi(columns));
+  else if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    o.width = size.ws_col;
+  const char *noColor = std::getenv("NO_COLOR");
+  o.colour = tty && !(noColor && *noColor);
+  return o;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -68,6 +91,7 @@ int main(int argc, char **argv) {
     std::optional<double> failBelow;
     double minShare = 0.05;
     bool failOnMismatch = false, quiet = false;
+    TextOptions text = terminalDefaults();
     StaticBindings bindings;
     OptionReader reader(std::vector<std::string>(argv + 1, argv + argc), "roofcheck report --help");
     while (reader.next()) {
@@ -88,6 +112,14 @@ int main(int argc, char **argv) {
         htmlPath = reader.value("--html");
       } else if (a == "--quiet") {
         quiet = true;
+      } else if (reader.is("--top")) {
+        std::string v = reader.value("--top");
+        Number n = parseNumber(v, "--top");
+        if (!n.isInteger() || n.toDouble() < 0)
+          throw Error("--top " + v + ": expected a count of kernels (0 for all)");
+        text.top = static_cast<size_t>(n.toDouble());
+      } else if (a == "--full-names") {
+        text.fullNames = true;
       } else if (reader.is("--grid")) {
         bindings.grid = parseDim3(reader.value("--grid"), "--grid");
       } else if (reader.is("--block")) {
@@ -149,7 +181,7 @@ int main(int argc, char **argv) {
     for (const auto &[path, text] : outputs)
       writeText(path, text);
     if (!quiet)
-      std::fputs(renderText(doc).c_str(), stdout);
+      std::fputs(renderText(doc, text).c_str(), stdout);
 
     int status = ExitSuccess;
     // A kernel the gate cannot judge (no fraction of roof, no bound on one side) neither passes nor fails

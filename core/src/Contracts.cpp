@@ -839,6 +839,7 @@ Json toJson(const ReportDocument &doc) {
       explanations.push_back(toJson(e));
     kernels.push_back({{"name", k.name},
                        {"mangled", k.mangled},
+                       {"short_name", k.shortName},
                        {"launches", k.launches},
                        {"time_ns", k.timeNs},
                        {"time_share", k.timeShare},
@@ -898,6 +899,7 @@ ReportDocument reportFromJson(const Json &json, const std::string &source) {
     ReportKernel k;
     k.name = r.string("name");
     k.mangled = r.string("mangled");
+    k.shortName = r.optionalString("short_name").value_or("");
     k.launches = nonNegativeInteger(r, "launches");
     k.timeNs = r.number("time_ns");
     k.timeShare = r.number("time_share");

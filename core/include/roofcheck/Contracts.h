@@ -320,8 +320,9 @@ struct ReportCeiling {
 };
 
 struct ReportKernel {
-  std::string name;
+  std::string name;      ///< demangled, in full
   std::string mangled;
+  std::string shortName; ///< base name, widened only to tell kernels apart (KernelNames.h); "" in old files
   int64_t launches = 0;
   double timeNs = 0;
   double timeShare = 0; ///< of the total GPU time in the measured files, 0..1
