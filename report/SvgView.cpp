@@ -163,10 +163,15 @@ std::string ceilingsSvg(const Plot &plot, const Axes &ax, LabelLayout &labels) {
 
 } // namespace
 
-std::string renderSvgElement(const ReportDocument &doc) {
+std::string renderSvgElement(const ReportDocument &doc, size_t labelled) {
   Plot plot = layoutPlot(doc);
   Axes ax{plot};
   LabelLayout labels;
+  // No label may leave the picture.
+  constexpr double Far = 1e5;
+  for (const Box &outside : {Box{-Far, -Far, 0, Far}, Box{ax.width, -Far, Far, Far}, Box{-Far, -Far, Far, 0},
+                             Box{-Far, Height, Far, Far}})
+    labels.reserve(outside);
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline\" width=\"" + num(ax.width) +
                   "\" height=\"" + num(Height) + "\" viewBox=\"0 0 " + num(ax.width) + " " + num(Height) +
                   "\" font-family=\"sans-serif\" font-size=\"12\">\n";
@@ -202,15 +207,25 @@ std::string renderSvgElement(const ReportDocument &doc) {
 
   // Kernels without a dot are named at the top of the plot; labels keep clear of those lines.
   std::map<std::string, std::string> notPlotted; // reason -> kernel names
+  // Names while the line stays within the picture (about 6 px a character at 11 px), the rest counted.
+  std::map<std::string, size_t> notPlottedCount, notPlottedNamed;
+  const size_t lineCharacters = static_cast<size_t>((ax.width - Left) / 6.2);
   for (const PlotKernel &pk : plot.kernels)
     if (!pk.omitted.empty()) {
+      ++notPlottedCount[pk.omitted];
       std::string &names = notPlotted[pk.omitted];
-      names += (names.empty() ? "" : ", ") + displayName(doc.kernels[pk.kernel]);
+      std::string name = displayName(doc.kernels[pk.kernel]);
+      size_t length = std::string("not plotted, ").size() + pk.omitted.size() + names.size() + name.size() + 20;
+      if (notPlottedNamed[pk.omitted] == 0 || length <= lineCharacters) {
+        names += (names.empty() ? "" : ", ") + name;
+        ++notPlottedNamed[pk.omitted];
+      }
     }
   std::string notes;
   double noteY = Top - 2;
   for (const auto &[reason, names] : notPlotted) {
-    std::string text = "not plotted, " + reason + ": " + names;
+    size_t rest = notPlottedCount[reason] - notPlottedNamed[reason];
+    std::string text = "not plotted, " + reason + ": " + names + (rest ? " and " + std::to_string(rest) + " more" : "");
     notes += "<text class=\"not-plotted\" x=\"" + num(Left) + "\" y=\"" + num(noteY) + "\" font-size=\"11\">" +
              escapeXml(text) + "</text>\n";
     labels.reserve(textBox(text, 11, Left, noteY, Anchor::Start));
@@ -265,8 +280,11 @@ std::string renderSvgElement(const ReportDocument &doc) {
     std::string color = palette[pk->kernel % 8];
     const DotPlace *predicted = pk->predicted ? &dots[nextDot++] : nullptr;
     const DotPlace *measured = pk->measured ? &dots[nextDot++] : nullptr;
-    s += "<g class=\"kernel\" id=\"kernel-" + std::to_string(pk->kernel) + "\" data-kernel=\"" + escapeXml(k.name) +
-         "\" data-details=\"" + escapeXml(details(k)) + "\">\n<title>" + escapeXml(details(k)) + "</title>\n";
+    bool labelledKernel = labelled == 0 || pk->kernel < labelled;
+    s += "<g class=\"kernel" + std::string(labelledKernel ? "" : " unlabelled") + "\" id=\"kernel-" +
+         std::to_string(pk->kernel) + "\" data-kernel=\"" + escapeXml(k.name) + "\" data-label=\"" +
+         escapeXml(displayName(k)) + "\" data-details=\"" + escapeXml(details(k)) + "\">\n<title>" +
+         escapeXml(details(k)) + "</title>\n";
     if (predicted) {
       double px = predicted->drawnX, py = predicted->drawnY;
       s += "<circle class=\"dot predicted\" data-intensity=\"" + exact(pk->predicted->intensity) + "\"" +
@@ -290,7 +308,7 @@ std::string renderSvgElement(const ReportDocument &doc) {
            "\" cy=\"" + num(my) + "\" r=\"" + num(radius) + "\" fill=\"" + (pk->measured->error ? "#ff0000" : color) +
            "\" fill-opacity=\"0.75\" stroke=\"" + (pk->measured->error ? "#000" : color) + "\"" +
            (pk->measured->error ? " stroke-width=\"3\" stroke-dasharray=\"3 2\"" : "") + "/>\n";
-      if (pk->measured->error)
+      if (pk->measured->error && labelledKernel) // an unlabelled one says so on hover and in its details
         s += "<text class=\"error-label\" x=\"" + num(mx + radius + 4) + "\" y=\"" + num(my - radius) +
              "\" fill=\"#ff0000\" font-weight=\"bold\">ERROR: above its ceiling</text>\n";
     }
@@ -301,6 +319,10 @@ std::string renderSvgElement(const ReportDocument &doc) {
              "\" y2=\"" + num(d->drawnY) + "\" stroke=\"#333\" stroke-width=\"1\"/>" +
              "<circle class=\"true-position\" cx=\"" + num(d->x) + "\" cy=\"" + num(d->y) + "\" r=\"2.5\" fill=\"" +
              color + "\" stroke=\"#333\"/>\n";
+    if (!labelledKernel) { // named on hover, and by the HTML view when selected
+      s += "</g>\n";
+      continue;
+    }
     // The label takes the first free line right or left of its dot, joined to the dot when it had to move
     // off its own line (on the intensity-only strip too, where coinciding dots are common).
     const DotPlace &anchor = measured ? *measured : *predicted;
@@ -328,8 +350,8 @@ std::string renderSvgElement(const ReportDocument &doc) {
   return s;
 }
 
-std::string renderSvg(const ReportDocument &doc) {
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + renderSvgElement(doc);
+std::string renderSvg(const ReportDocument &doc, size_t labelled) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + renderSvgElement(doc, labelled);
 }
 
 } // namespace roofcheck::report

@@ -50,10 +50,13 @@ std::string modeLine(const ReportDocument &doc) {
 
 Table kernelTable(const ReportDocument &doc) {
   Table t;
+  auto value = [](const std::optional<PredictedCounts> &p, const Quantity PredictedCounts::*field) {
+    return p ? ((*p).*field).value : std::nullopt;
+  };
   if (doc.mode == "static") {
     t.header = {"kernel", "location", "FLOPs", "special", "bytes ideal", "bytes predicted", "AI ideal", "AI predicted",
                 "dtype", "bound"};
-    for (const ReportKernel &k : doc.kernels)
+    for (const ReportKernel &k : doc.kernels) {
       t.rows.push_back({displayName(k), location(k), quantityText(k.predicted, &PredictedCounts::flops, false),
                         quantityText(k.predicted, &PredictedCounts::special, false),
                         quantityText(k.predicted, &PredictedCounts::bytesIdeal, false),
@@ -61,11 +64,17 @@ Table kernelTable(const ReportDocument &doc) {
                         quantityText(k.predicted, &PredictedCounts::intensityIdeal, true),
                         quantityText(k.predicted, &PredictedCounts::intensityPredicted, true), k.dtype.value_or("-"),
                         k.boundPredicted.value_or("-")});
+      t.keys.push_back({std::nullopt, std::nullopt, value(k.predicted, &PredictedCounts::flops),
+                        value(k.predicted, &PredictedCounts::special), value(k.predicted, &PredictedCounts::bytesIdeal),
+                        value(k.predicted, &PredictedCounts::bytesPredicted),
+                        value(k.predicted, &PredictedCounts::intensityIdeal),
+                        value(k.predicted, &PredictedCounts::intensityPredicted), std::nullopt, std::nullopt});
+    }
     return t;
   }
   t.header = {"kernel", "launches", "time",   "share", "AI ideal", "AI pred", "AI meas",
               "FLOP/s", "DRAM B/s", "roof",  "of roof",  "bound p/m", "traffic"};
-  for (const ReportKernel &k : doc.kernels)
+  for (const ReportKernel &k : doc.kernels) {
     t.rows.push_back({displayName(k), std::to_string(k.launches), duration(k.timeNs), percent(k.timeShare),
                       orDash(k.predictedIntensityIdeal, intensity), orDash(k.predictedIntensityPredicted, intensity),
                       orDash(k.measuredIntensity, intensity),
@@ -73,6 +82,10 @@ Table kernelTable(const ReportDocument &doc) {
                       orDash(k.bytesPerSecond, [](double v) { return si(v, "B/s"); }),
                       orDash(k.roof, [](double v) { return si(v, "FLOP/s"); }), orDash(k.fractionOfRoof, percent),
                       bound(k), orDash(k.trafficRatio, ratio)});
+    t.keys.push_back({std::nullopt, static_cast<double>(k.launches), k.timeNs, k.timeShare, k.predictedIntensityIdeal,
+                      k.predictedIntensityPredicted, k.measuredIntensity, k.flopsPerSecond, k.bytesPerSecond, k.roof,
+                      k.fractionOfRoof, std::nullopt, k.trafficRatio});
+  }
   return t;
 }
 

@@ -4,6 +4,7 @@
 
 #include "roofcheck/Contracts.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace roofcheck::report {
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  /// The number behind each cell, for sorting (nullopt: text, or no value).
+  std::vector<std::vector<std::optional<double>>> keys;
 };
 Table kernelTable(const ReportDocument &doc);
 
@@ -34,13 +37,16 @@ struct TextOptions {
 /// roofline with one mark per kernel.
 std::string renderText(const ReportDocument &doc, const TextOptions &options);
 std::string renderMarkdown(const ReportDocument &doc);
-/// A standalone SVG document of the roofline.
-std::string renderSvg(const ReportDocument &doc);
+/// A standalone SVG document of the roofline. The first `labelled` kernels (time order; 0: all) get a
+/// label beside their dots; the others are named on hover.
+std::string renderSvg(const ReportDocument &doc, size_t labelled);
 /// The <svg> element alone, for embedding.
-std::string renderSvgElement(const ReportDocument &doc);
+std::string renderSvgElement(const ReportDocument &doc, size_t labelled);
 /// Text made safe for XML/HTML content and attribute values.
 std::string escapeXml(const std::string &text);
-/// One self-contained HTML file: the plot, hover details, and the tables; no network access.
-std::string renderHtml(const ReportDocument &doc);
+/// One self-contained HTML file, no network access: the plot (labels for the first `labelled` kernels, the
+/// rest on hover or when selected), a sortable and filterable kernel table, and a detail panel for the
+/// kernel selected in either.
+std::string renderHtml(const ReportDocument &doc, size_t labelled);
 
 } // namespace roofcheck::report

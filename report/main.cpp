@@ -38,8 +38,8 @@ const char *const Usage =
     "  --svg FILE            the roofline as SVG\n"
     "  --html FILE           one self-contained HTML file: plot with hover details and tables\n"
     "  --quiet               no table on stdout\n"
-    "  --top N               the table, details and plot show the N kernels with the most GPU time, the rest\n"
-    "                        in one line (default 20; 0 shows all)\n"
+    "  --top N               the terminal's table, details and plot show the N kernels with the most GPU time,\n"
+    "                        the rest in one line; the SVG and HTML plots label those N (default 20; 0: all)\n"
     "  --full-names          full demangled names on stdout instead of short ones (never cut to the width)\n"
     "terminal: the table fits COLUMNS, else the terminal's width, else 120 columns; colours on a terminal\n"
     "unless NO_COLOR is set\n"
@@ -175,9 +175,9 @@ int main(int argc, char **argv) {
     if (!markdownPath.empty())
       outputs.emplace_back(markdownPath, renderMarkdown(doc));
     if (!svgPath.empty())
-      outputs.emplace_back(svgPath, renderSvg(doc));
+      outputs.emplace_back(svgPath, renderSvg(doc, text.top));
     if (!htmlPath.empty())
-      outputs.emplace_back(htmlPath, renderHtml(doc));
+      outputs.emplace_back(htmlPath, renderHtml(doc, text.top));
     for (const auto &[path, text] : outputs)
       writeText(path, text);
     if (!quiet)
