@@ -264,6 +264,7 @@ struct RankTally {
 
 struct KernelAccumulator {
   std::string name, mangled;
+  std::string launchName; ///< as the launches name it (demangled); `name` is the static file's where there is one
   const StaticKernel *kernel = nullptr;
   Tally tally;
   std::map<std::string, Signature> signatures; // by a key of grid, block and argument values
@@ -390,7 +391,7 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
   const DeviceInfo &cd = ceilings.document.device;
   auto device = [](const DeviceInfo &d) { return d.name + " " + (d.uuid.empty() ? "(no uuid)" : d.uuid); };
   for (const MeasuredInput &m : measured) {
-    for (const DeviceInfo &d : m.file.header.devices) {
+    for (const DeviceInfo &d : m.header.devices) {
       bool sameDevice = !d.uuid.empty() && !cd.uuid.empty() ? d.uuid == cd.uuid : d.name == cd.name;
       if (!sameDevice)
         raise("device " + device(d), "ceilings-other-device",
@@ -399,7 +400,7 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
     }
     for (bool memory : {false, true}) {
       auto probe = ceilingsClock(ceilings.document, memory);
-      auto run = memory ? m.file.header.clocks.memoryMHz : m.file.header.clocks.smMHz;
+      auto run = memory ? m.header.clocks.memoryMHz : m.header.clocks.smMHz;
       std::string which = memory ? "memory" : "SM";
       if (!probe || !run) {
         // Roofs from another clock state would go unnoticed: say that this one was not checked.
@@ -544,18 +545,24 @@ Model measuredModel(const Inputs &inputs) {
   std::map<std::string, std::set<std::string>> uncountedPrecisions; // kernel -> precisions measured without
   std::set<std::string> labels;
   for (const MeasuredInput &input : inputs.measured) {
-    const MeasuredHeader &h = input.file.header;
+    const MeasuredHeader &h = input.header;
     std::string label = rankLabel(h);
     if (!labels.insert(label).second)
       label += " (" + input.path + ")";
-    const Launch *previous = nullptr;
-    for (const Launch &l : input.file.launches) {
-      std::string key = l.mangled.empty() ? l.name : l.mangled;
+    // Launches stream through one at a time (a run of millions does not fit in memory); of the one before,
+    // its kernel and index are kept.
+    MeasuredReader reader(input.path);
+    const KernelAccumulator *previous = nullptr;
+    int64_t previousIndex = 0, launchCount = 0;
+    reader.forEachLaunch([&](const Launch &l) {
+      ++launchCount;
+      const std::string &key = l.mangled.empty() ? l.name : l.mangled;
       auto [it, inserted] = kernels.try_emplace(key);
       KernelAccumulator &acc = it->second;
       if (inserted) {
         order.push_back(key);
         acc.name = l.name;
+        acc.launchName = l.name;
         acc.mangled = l.mangled;
         auto s = statics.find(l.mangled);
         acc.kernel = s == statics.end() ? nullptr : s->second;
@@ -569,7 +576,7 @@ Model measuredModel(const Inputs &inputs) {
       // What ran before the first profiled launch, and before the first one counted in one pass (whose DRAM
       // bytes the report takes where there is one): the L2 state they found.
       auto earlier = [&] {
-        return previous ? previous->name + " (launch " + std::to_string(previous->index) + ", " + input.path + ")"
+        return previous ? previous->launchName + " (launch " + std::to_string(previousIndex) + ", " + input.path + ")"
                         : std::string("none in this process before it: the data came from a copy or "
                                       "initialisation just before the launch");
       };
@@ -577,7 +584,8 @@ Model measuredModel(const Inputs &inputs) {
         acc.earlierLaunch = earlier();
       if (l.profiled && passes.value_or(1) == 1 && !acc.earlierOnePassLaunch)
         acc.earlierOnePassLaunch = earlier();
-      previous = &l;
+      previous = &acc;
+      previousIndex = l.index;
 
       std::optional<double> duration;
       if (l.durationNs)
@@ -590,42 +598,44 @@ Model measuredModel(const Inputs &inputs) {
         for (const std::string &precision : measuredFlops(l.metrics).uncounted())
           uncountedPrecisions[acc.name].insert(precision);
 
-      // The signature: launch shape and the scalar arguments, by the static file's parameter names.
-      Bindings bindings = dimensionBindings(l.grid, l.block);
-      std::vector<std::pair<std::string, std::string>> args;
-      if (acc.kernel)
-        for (const KernelParam &p : acc.kernel->params) {
-          if (scalarKind(p.type) == ScalarKind::NotScalar)
-            continue;
-          auto a = std::find_if(l.args.begin(), l.args.end(), [&](const KernelArgument &x) { return x.index == p.index; });
-          if (a == l.args.end())
-            continue;
-          std::optional<Number> value;
-          try {
-            value = decodeArgument(p.type, a->hex);
-          } catch (const Error &e) {
-            throw Error(input.path + ": launch " + std::to_string(l.index) + " argument " + std::to_string(p.index) +
-                        ": " + e.what());
-          }
-          if (!value || (p.size != 0 && a->size != p.size)) {
-            model.warnings.push_back(input.path + ": launch " + std::to_string(l.index) + ": argument " +
-                                     std::to_string(p.index) + " (" + p.name + ") has " + std::to_string(a->size) +
-                                     " bytes, the static file says " + p.type + " of " + std::to_string(p.size));
-            continue;
-          }
-          bindings[p.name] = *value;
-          args.emplace_back(p.name, value->str());
-        }
+      // The signature: launch shape and the scalar arguments, by the static file's parameter names. Its key
+      // is made of the raw argument bytes; they are decoded once, for the signature's first launch.
       std::string sigKey = dim3(l.grid) + dim3(l.block);
-      for (const auto &[n, v] : args)
-        sigKey += " " + n + "=" + v;
+      auto argumentOf = [&](const KernelParam &p) {
+        return std::find_if(l.args.begin(), l.args.end(), [&](const KernelArgument &x) { return x.index == p.index; });
+      };
+      if (acc.kernel)
+        for (const KernelParam &p : acc.kernel->params)
+          if (auto a = argumentOf(p); a != l.args.end() && scalarKind(p.type) != ScalarKind::NotScalar)
+            sigKey += " " + std::to_string(p.index) + "=" + a->hex;
       auto [sit, newSignature] = acc.signatures.try_emplace(sigKey);
       Signature &sig = sit->second;
       if (newSignature) {
+        Bindings bindings = dimensionBindings(l.grid, l.block);
+        if (acc.kernel)
+          for (const KernelParam &p : acc.kernel->params) {
+            auto a = argumentOf(p);
+            if (a == l.args.end() || scalarKind(p.type) == ScalarKind::NotScalar)
+              continue;
+            std::optional<Number> value;
+            try {
+              value = decodeArgument(p.type, a->hex);
+            } catch (const Error &e) {
+              throw Error(input.path + ": launch " + std::to_string(l.index) + " argument " + std::to_string(p.index) +
+                          ": " + e.what());
+            }
+            if (!value || (p.size != 0 && a->size != p.size)) {
+              model.warnings.push_back(input.path + ": launch " + std::to_string(l.index) + ": argument " +
+                                       std::to_string(p.index) + " (" + p.name + ") has " + std::to_string(a->size) +
+                                       " bytes, the static file says " + p.type + " of " + std::to_string(p.size));
+              continue;
+            }
+            bindings[p.name] = *value;
+            sig.args.emplace_back(p.name, value->str());
+          }
         acc.signatureOrder.push_back(sigKey);
         sig.grid = l.grid;
         sig.block = l.block;
-        sig.args = args;
         sig.bindings = bindings;
         std::string why;
         if (acc.kernel)
@@ -643,7 +653,11 @@ Model measuredModel(const Inputs &inputs) {
         rit->second.rank = {label, h.rank, h.pid, 0, 0, {}, {}, {}};
       }
       rit->second.tally.add(l, duration, values, passes);
-    }
+    });
+    for (const std::string &w : reader.warnings())
+      model.warnings.push_back(w);
+    if (launchCount == 0)
+      model.warnings.push_back(input.path + ": no kernel launches recorded");
   }
 
   if (!inputs.statics.empty() && !kernels.empty() &&
@@ -697,7 +711,7 @@ Model measuredModel(const Inputs &inputs) {
 
   std::set<std::string> deviceNames;
   for (const MeasuredInput &m : inputs.measured)
-    for (const DeviceInfo &d : m.file.header.devices)
+    for (const DeviceInfo &d : m.header.devices)
       deviceNames.insert(d.name);
   if (deviceNames.size() > 1) {
     std::vector<std::string> names(deviceNames.begin(), deviceNames.end());
@@ -832,8 +846,8 @@ Model measuredModel(const Inputs &inputs) {
                    [](const ReportKernel &a, const ReportKernel &b) { return a.timeShare > b.timeShare; });
   if (inputs.ceilings)
     checkCeilingsAgainstRun(*inputs.ceilings, inputs.measured, doc);
-  if (!inputs.measured.empty() && !inputs.measured.front().file.header.devices.empty())
-    doc.device = inputs.measured.front().file.header.devices.front();
+  if (!inputs.measured.empty() && !inputs.measured.front().header.devices.empty())
+    doc.device = inputs.measured.front().header.devices.front();
   return model;
 }
 

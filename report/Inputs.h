@@ -16,9 +16,10 @@ struct StaticInput {
   StaticDocument document;
 };
 
+/// A measured file's header; its launches are read by the engine, streamed (MeasuredReader).
 struct MeasuredInput {
   std::string path;
-  MeasuredFile file;
+  MeasuredHeader header;
 };
 
 struct CeilingsInput {

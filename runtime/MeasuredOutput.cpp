@@ -272,12 +272,13 @@ FileSummary summarizeMeasuredFile(const std::string &path) {
     summary.complete = true;
     return summary;
   }
-  MeasuredFile file = loadMeasuredFile(path);
-  summary.pid = file.header.pid;
-  summary.counts.launchesSeen = static_cast<int64_t>(file.launches.size());
-  summary.counts.launchesRecorded = static_cast<int64_t>(file.launches.size());
-  summary.counts.launchesProfiled =
-      std::count_if(file.launches.begin(), file.launches.end(), [](const Launch &l) { return l.profiled; });
+  MeasuredReader reader(path); // streamed: a cut-short run of millions of launches need not fit in memory
+  summary.pid = reader.header().pid;
+  reader.forEachLaunch([&](const Launch &l) {
+    ++summary.counts.launchesRecorded;
+    summary.counts.launchesProfiled += l.profiled;
+  });
+  summary.counts.launchesSeen = summary.counts.launchesRecorded;
   return summary;
 }
 

@@ -1,10 +1,15 @@
 #include "roofcheck/Contracts.h"
 
+#include "LaunchFastPath.h"
+
 #include "roofcheck/Roofline.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 namespace roofcheck {
@@ -509,67 +514,177 @@ void summaryWarnings(const FieldReader &r, const std::string &source, std::vecto
 
 } // namespace
 
+namespace {
+
+/// One line of a measured file after its header.
+struct RecordLine {
+  std::string_view text; ///< in storage the caller keeps
+  int64_t number = 0;
+  bool last = false; ///< the file's final line, without its newline: a record cut short by a crash
+};
+
+/// What a record line holds: a launch, warnings (a truncated last record, the run's summary), or neither.
+struct Record {
+  std::optional<Launch> launch;
+  std::vector<std::string> warnings;
+};
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
+
+MeasuredHeader parseHeaderLine(std::string_view line, const std::string &where) {
+  Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (record.is_discarded())
+    throw Error(where + ": not a JSON record");
+  try {
+    requireSchema(record, MeasuredSchema, where);
+    FieldReader r(record, "");
+    if (r.string("record") != "header")
+      r.fail("record", "the first record must be the header");
+    return headerFrom(r);
+  } catch (const Error &e) {
+    std::string message = e.what();
+    throw Error(message.rfind(where, 0) == 0 ? message : where + ": " + message);
+  }
+}
+
+Record parseRecordLine(const RecordLine &line, const std::string &source) {
+  Record out;
+  if ((out.launch = parseLaunchQuickly(line.text)))
+    return out;
+  std::string where = source + ":" + std::to_string(line.number);
+  Json record = Json::parse(line.text, nullptr, /*allow_exceptions=*/false);
+  if (record.is_discarded()) {
+    if (line.last) {
+      out.warnings.push_back(where + ": truncated last record skipped (the program stopped mid-write)");
+      return out;
+    }
+    throw Error(where + ": not a JSON record");
+  }
+  try {
+    FieldReader r(record, "");
+    std::string kind = r.string("record");
+    if (kind == "launch")
+      out.launch = launchFrom(r);
+    else if (kind == "header")
+      r.fail("record", "a second header");
+    else if (kind == "summary")
+      summaryWarnings(r, source, out.warnings);
+    // Other record kinds (clock samples) are for humans and later versions: skipped.
+  } catch (const Error &e) {
+    std::string message = e.what();
+    throw Error(message.rfind(where, 0) == 0 ? message : where + ": " + message);
+  }
+  return out;
+}
+
+/// The records of a chunk of whole lines, the first numbered firstLine; `final`: the file ends the chunk.
+std::vector<Record> parseChunk(const std::string &chunk, int64_t firstLine, bool final, const std::string &source) {
+  std::vector<Record> records;
+  int64_t number = firstLine;
+  for (size_t begin = 0; begin < chunk.size(); ++number) {
+    size_t end = chunk.find('\n', begin);
+    bool unterminated = end == std::string::npos;
+    std::string_view text(chunk.data() + begin, (unterminated ? chunk.size() : end) - begin);
+    begin = unterminated ? chunk.size() : end + 1;
+    if (!blank(text))
+      records.push_back(parseRecordLine({text, number, final && unterminated}, source));
+  }
+  return records;
+}
+
+/// Reads the next line that is not blank into `storage`; false at the end of the file.
+bool nextLine(std::istream &in, int64_t &number, std::string &storage, RecordLine &line) {
+  while (std::getline(in, storage)) {
+    line = {storage, ++number, in.eof()}; // eof: getline stopped at the end, not at a newline
+    if (!blank(line.text))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+MeasuredReader::MeasuredReader(const std::string &path) : path_(path), in_(path, std::ios::binary) {
+  if (!in_)
+    throw Error(path + ": cannot open: " + std::strerror(errno));
+  std::string storage;
+  RecordLine first;
+  if (!nextLine(in_, lineNumber_, storage, first))
+    throw Error(path + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
+  header_ = parseHeaderLine(first.text, path + ":" + std::to_string(first.number));
+}
+
+void MeasuredReader::forEachLaunch(const std::function<void(const Launch &)> &take) {
+  // The file goes to the parsers in chunks of whole lines; the oldest chunk's launches go to `take` once a
+  // few are in flight, so memory holds at most Workers + 1 chunks whatever the file's size, and this thread
+  // only reads and takes.
+  // Four in flight keep both cores of the development machine busy; two left it at 1.3 (bench/report-scale.sh).
+  constexpr size_t ChunkBytes = 1 << 20, Workers = 4;
+  std::deque<std::future<std::vector<Record>>> pending;
+  auto takeOldest = [&] {
+    std::vector<Record> records = pending.front().get();
+    pending.pop_front();
+    for (Record &r : records) {
+      for (std::string &w : r.warnings)
+        warnings_.push_back(std::move(w));
+      if (r.launch)
+        take(*r.launch);
+    }
+  };
+  std::string carried; // the start of a line the last chunk cut
+  for (bool final = false; !final;) {
+    std::string chunk = std::move(carried);
+    size_t kept = chunk.size();
+    chunk.resize(kept + ChunkBytes);
+    in_.read(chunk.data() + kept, static_cast<std::streamsize>(ChunkBytes));
+    chunk.resize(kept + static_cast<size_t>(in_.gcount()));
+    final = !in_;
+    carried.clear();
+    if (!final) {
+      size_t cut = chunk.rfind('\n');
+      if (cut == std::string::npos) { // a line longer than a chunk: read on
+        carried = std::move(chunk);
+        continue;
+      }
+      carried = chunk.substr(cut + 1);
+      chunk.resize(cut + 1);
+    }
+    int64_t firstLine = lineNumber_ + 1;
+    lineNumber_ += std::count(chunk.begin(), chunk.end(), '\n');
+    pending.push_back(std::async(std::launch::async, parseChunk, std::move(chunk), firstLine, final, std::cref(path_)));
+    if (pending.size() > Workers)
+      takeOldest();
+  }
+  while (!pending.empty())
+    takeOldest();
+}
+
 MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source) {
   MeasuredFile file;
-  bool sawHeader = false;
-  size_t begin = 0;
-  for (int64_t number = 1; begin < text.size(); ++number) {
-    size_t end = text.find('\n', begin);
-    bool last = end == std::string_view::npos;
-    std::string_view line = text.substr(begin, (last ? text.size() : end) - begin);
-    begin = last ? text.size() : end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos)
-      continue;
-    std::string where = source + ":" + std::to_string(number);
-    Json record;
-    try {
-      record = Json::parse(line);
-    } catch (const Json::exception &) {
-      // Only a last line without its newline is a record cut short by a crash mid-write.
-      if (last && sawHeader) {
-        file.warnings.push_back(where + ": truncated last record skipped (the program stopped mid-write)");
-        continue;
-      }
-      throw Error(where + ": not a JSON record");
-    }
-    try {
-      if (!sawHeader) {
-        requireSchema(record, MeasuredSchema, where);
-        FieldReader r(record, "");
-        if (r.string("record") != "header")
-          r.fail("record", "the first record must be the header");
-        file.header = headerFrom(r);
-        sawHeader = true;
-        continue;
-      }
-      FieldReader r(record, "");
-      std::string kind = r.string("record");
-      if (kind == "launch")
-        file.launches.push_back(launchFrom(r));
-      else if (kind == "header")
-        r.fail("record", "a second header");
-      else if (kind == "summary")
-        summaryWarnings(r, source, file.warnings);
-      // Other record kinds (clock samples) are for humans and later versions: skipped.
-    } catch (const Error &e) {
-      std::string message = e.what();
-      if (message.rfind(where, 0) == 0)
-        throw;
-      throw Error(where + ": " + message);
-    }
-  }
-  if (!sawHeader)
+  std::istringstream in{std::string(text)};
+  int64_t number = 0;
+  std::string storage;
+  RecordLine line;
+  if (!nextLine(in, number, storage, line))
     throw Error(source + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
+  file.header = parseHeaderLine(line.text, source + ":" + std::to_string(line.number));
+  while (nextLine(in, number, storage, line)) {
+    Record record = parseRecordLine(line, source);
+    for (std::string &w : record.warnings)
+      file.warnings.push_back(std::move(w));
+    if (record.launch)
+      file.launches.push_back(std::move(*record.launch));
+  }
   return file;
 }
 
 MeasuredFile loadMeasuredFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(path + ": cannot open: " + std::strerror(errno));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parseMeasuredLines(buffer.str(), path);
+  MeasuredReader reader(path);
+  MeasuredFile file;
+  file.header = reader.header();
+  reader.forEachLaunch([&](const Launch &l) { file.launches.push_back(l); });
+  file.warnings = reader.warnings();
+  return file;
 }
 
 // --------------------------------------------------------------------------------- ceilings/1

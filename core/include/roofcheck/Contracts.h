@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstdint>
+#include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -206,6 +208,28 @@ struct MeasuredFile {
 
 Json toJson(const MeasuredHeader &header);
 Json toJson(const Launch &launch);
+/// Reads a measured file one batch of records at a time, so that a run of millions of launches needs memory
+/// for a few batches, not for the file: the header when it opens, then each launch in file order. Batches
+/// are parsed on worker threads while the caller takes the launches of the one before.
+class MeasuredReader {
+public:
+  /// Opens the file and reads its header; throws Error for a file without one.
+  explicit MeasuredReader(const std::string &path);
+  const MeasuredHeader &header() const { return header_; }
+  /// Every launch record, in order. Throws Error naming the line of a malformed record (a truncated last
+  /// line, a crash mid-write, is a warning instead), or whatever `take` throws.
+  void forEachLaunch(const std::function<void(const Launch &)> &take);
+  /// After forEachLaunch: the truncated last record, the run's own summary warnings.
+  const std::vector<std::string> &warnings() const { return warnings_; }
+
+private:
+  std::string path_;
+  std::ifstream in_;
+  int64_t lineNumber_ = 0;
+  MeasuredHeader header_;
+  std::vector<std::string> warnings_;
+};
+
 /// Reads JSON Lines: the header on the first line, then launch records. A truncated last line
 /// (a crash mid-write) is skipped with a warning; any other malformed line is an error naming it.
 MeasuredFile loadMeasuredFile(const std::string &path);

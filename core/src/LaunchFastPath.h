@@ -1,0 +1,18 @@
+// The quick way through a launch record of a measured file: read straight into a Launch by SAX events,
+// without building a JSON document (a long run has millions of records; the document costs twice the
+// reading). It takes only records that launchFrom would take unchanged and gives up on anything else
+// (another record kind, an unexpected type or value, a missing or repeated field), which then goes through
+// launchFrom, the one that says what is wrong. LaunchFastPathTest checks the two agree.
+#pragma once
+
+#include "roofcheck/Contracts.h"
+
+#include <optional>
+#include <string_view>
+
+namespace roofcheck {
+
+/// The launch of a well-formed launch record line; nullopt for any other line.
+std::optional<Launch> parseLaunchQuickly(std::string_view line);
+
+} // namespace roofcheck
