@@ -448,6 +448,9 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
     return {Verdict::NotCheckable, "no profiled launch of " + kernel.name + " in the measured files"};
   int held = 0;
   std::string lastDetail;
+  // Profiled launches alternate counter sets (roofcheck run's traffic set counts time and DRAM bytes only):
+  // a launch without what the claim needs is passed over, and the claim is checked on those that have it.
+  std::vector<std::string> lacking;
   for (const Launch *launch : launches) {
     auto metric = [&](const char *name) -> std::optional<double> {
       auto it = launch->metrics.find(name);
@@ -472,8 +475,10 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
                                                                                           " needs")};
 
     if (claim.subject == "bound") {
-      if (!intensity)
-        return {Verdict::NotCheckable, where + " has no FLOP or DRAM byte counters"};
+      if (!intensity) {
+        lacking.push_back(where + " has no FLOP or DRAM byte counters");
+        continue;
+      }
       RoofChoice roof = roofFor({{"fp64", flops.fp64.value_or(0)}, {"fp32", flops.fp32.value_or(0)},
                                  {"fp16", flops.fp16.value_or(0)}},
                                 ceilings);
@@ -507,8 +512,10 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
       measured = dram;
     else
       measured = intensity;
-    if (!measured)
-      return {Verdict::NotCheckable, where + " lacks the counters for " + s};
+    if (!measured) {
+      lacking.push_back(where + " lacks the counters for " + s);
+      continue;
+    }
 
     Bindings bindings = launchBindings(kernel, *launch);
     double wanted;
@@ -524,8 +531,14 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
     lastDetail = comparison;
     ++held;
   }
+  if (held == 0)
+    return {Verdict::NotCheckable, lacking.front()};
+  std::string skipped = lacking.empty() ? ""
+                                        : "; " + std::to_string(lacking.size()) + " other profiled launch" +
+                                              (lacking.size() == 1 ? "" : "es") + " had another counter set (first: " +
+                                              lacking.front() + ")";
   return {Verdict::Held, "held on " + std::to_string(held) + " profiled launch" + (held == 1 ? "" : "es") +
-                             " (last: " + lastDetail + ")"};
+                             " (last: " + lastDetail + ")" + skipped};
 }
 
 } // namespace roofcheck
