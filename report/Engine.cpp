@@ -5,6 +5,7 @@
 
 #include "roofcheck/Bindings.h"
 #include "roofcheck/KernelNames.h"
+#include "roofcheck/Metrics.h"
 #include "roofcheck/Roofline.h"
 #include "roofcheck/Version.h"
 
@@ -135,10 +136,10 @@ struct Tally {
     bool replayed = passes.value_or(1) > 1;
     if (replayed)
       mostReplayPasses = std::max(mostReplayPasses.value_or(0), *passes);
-    for (auto [traffic, name] : {std::pair{&dramRead, "dram__bytes_read.sum"},
-                                 std::pair{&dramWrite, "dram__bytes_write.sum"}, std::pair{&l2, "lts__t_bytes.sum"}})
+    for (auto [traffic, name] : {std::pair{&dramRead, metrics::DramRead}, std::pair{&dramWrite, metrics::DramWrite},
+                                 std::pair{&l2, metrics::L2Bytes}})
       (replayed ? traffic->replayed : traffic->onePass).add(metric(l, name));
-    auto localLoad = metric(l, LocalLoadBytesMetric), localStore = metric(l, LocalStoreBytesMetric);
+    auto localLoad = metric(l, metrics::LocalLoadBytes), localStore = metric(l, metrics::LocalStoreBytes);
     local.add(localLoad && localStore ? std::optional(*localLoad + *localStore) : std::nullopt);
     for (int i = 0; i < FieldCount; ++i)
       predictedProfiled[i].add(predicted ? (*predicted)[i] : std::nullopt);
@@ -590,7 +591,7 @@ Model measuredModel(const Inputs &inputs) {
       std::optional<double> duration;
       if (l.durationNs)
         duration = static_cast<double>(*l.durationNs);
-      else if (auto t = metric(l, "gpu__time_duration.sum"))
+      else if (auto t = metric(l, metrics::Duration))
         duration = *t;
       else
         ++withoutDuration;

@@ -2,6 +2,8 @@
 
 #include "Format.h"
 
+#include "roofcheck/Metrics.h"
+
 #include <cmath>
 
 namespace roofcheck::report {
@@ -139,7 +141,7 @@ std::string unmarkedTrafficHint(const KernelFacts &f) {
   if (fits)
     return none + ", and the working set " + count(*f.workingSetBytes) + " B fits in the " +
            count(static_cast<double>(*f.l2SizeBytes)) + " B L2: look for accesses the static tool could not see; "
-           "record " + LocalLoadBytesMetric + " and " + LocalStoreBytesMetric + " to tell whether registers spill";
+           "record " + metrics::LocalLoadBytes + " and " + metrics::LocalStoreBytes + " to tell whether registers spill";
   std::string hint = none + ": look for spills to local memory, accesses the static tool could not see, or cache "
                             "thrashing";
   if (f.workingSetBytes && f.l2SizeBytes && *f.l2SizeBytes > 0)

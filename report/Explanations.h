@@ -53,10 +53,6 @@ inline constexpr double Fp16MoveShare = 0.25;
 double fp16MoveFlops(const std::optional<double> &staticFp16, const std::optional<double> &staticBf16,
                      const MeasuredFlops &measured);
 
-/// Local-memory traffic (register spills), recorded when `roofcheck run --metrics` names both.
-inline constexpr const char *LocalLoadBytesMetric = "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum";
-inline constexpr const char *LocalStoreBytesMetric = "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum";
-
 /// Explanations that need only the static file (also shown in static-only mode).
 void explainStatic(const KernelFacts &facts, ReportKernel &kernel);
 /// Explanations that compare measured counters with the static counts and the roof.

@@ -4,6 +4,7 @@
 
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/Metrics.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -61,8 +62,8 @@ int main(int argc, char **argv) {
                   "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s passes=%s\n",
                   static_cast<long long>(l.index), l.name.c_str(), dim(l.grid).c_str(), dim(l.block).c_str(), dim(l.cluster).c_str(), l.device,
                   static_cast<unsigned long long>(l.stream), l.durationNs && *l.durationNs > 0 ? "yes" : "no",
-                  l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), metric(l, "dram__bytes_read.sum").c_str(),
-                  metric(l, "dram__bytes_write.sum").c_str(),
+                  l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), metric(l, roofcheck::metrics::DramRead).c_str(),
+                  metric(l, roofcheck::metrics::DramWrite).c_str(),
                   flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-",
                   perType(roofcheck::runtime::tensorOps(l.metrics)).c_str(),
                   perType(roofcheck::runtime::tensorFlops(l.metrics)).c_str(),

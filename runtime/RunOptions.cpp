@@ -1,6 +1,7 @@
 #include "RunOptions.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/Metrics.h"
 #include "roofcheck/OptionReader.h"
 
 #include <cctype>
@@ -73,27 +74,18 @@ std::string runUsage() {
 }
 
 const std::vector<std::string> &defaultMetrics() {
-  static const std::vector<std::string> metrics = {
-      "gpu__time_duration.sum",
-      "dram__bytes_read.sum",
-      "dram__bytes_write.sum",
-      "lts__t_bytes.sum",
-      "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
-      "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
-  };
+  static const std::vector<std::string> metrics = [] {
+    std::vector<std::string> names = trafficMetrics();
+    for (const char *op : {"fadd", "fmul", "ffma", "dadd", "dmul", "dfma", "hadd", "hmul", "hfma"})
+      names.push_back(metrics::sassInstructions(op));
+    return names;
+  }();
   return metrics;
 }
 
 const std::vector<std::string> &trafficMetrics() {
-  static const std::vector<std::string> metrics = {"gpu__time_duration.sum", "dram__bytes_read.sum",
-                                                   "dram__bytes_write.sum", "lts__t_bytes.sum"};
+  static const std::vector<std::string> metrics = {metrics::Duration, metrics::DramRead, metrics::DramWrite,
+                                                   metrics::L2Bytes};
   return metrics;
 }
 

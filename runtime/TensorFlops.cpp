@@ -1,12 +1,13 @@
 #include "TensorFlops.h"
 
+#include "roofcheck/Metrics.h"
 #include <string_view>
 
 namespace roofcheck::runtime {
 
 namespace {
 
-constexpr std::string_view prefix = "sm__ops_path_tensor_src_";
+constexpr std::string_view prefix = metrics::TensorOpsPrefix;
 
 // FLOPs per counted op, from the calibration GEMMs (docs/runtime.md, "Counters").
 const std::map<std::string, double> &flopsPerOp() {

@@ -1,6 +1,7 @@
 #include "roofcheck/Claims.h"
 
 #include "roofcheck/Bindings.h"
+#include "roofcheck/Metrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -457,7 +458,7 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kern
       return it == launch->metrics.end() ? std::nullopt : std::optional<double>(it->second);
     };
     MeasuredFlops flops = measuredFlops(launch->metrics);
-    std::optional<double> read = metric("dram__bytes_read.sum"), write = metric("dram__bytes_write.sum");
+    std::optional<double> read = metric(metrics::DramRead), write = metric(metrics::DramWrite);
     std::optional<double> dram;
     if (read && write)
       dram = *read + *write;

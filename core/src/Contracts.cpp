@@ -2,6 +2,7 @@
 
 #include "LaunchFastPath.h"
 
+#include "roofcheck/Metrics.h"
 #include "roofcheck/Roofline.h"
 
 #include <algorithm>
@@ -342,7 +343,7 @@ std::vector<std::string> MeasuredFlops::uncounted() const {
 MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics) {
   auto precision = [&](const char *add, const char *mul, const char *fma) -> std::optional<double> {
     auto metric = [&](const char *op) -> std::optional<double> {
-      auto it = metrics.find(std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum");
+      auto it = metrics.find(metrics::sassInstructions(op));
       if (it == metrics.end())
         return std::nullopt;
       return it->second;

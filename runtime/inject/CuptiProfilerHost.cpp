@@ -1,5 +1,7 @@
 #include "CuptiProfilerHost.h"
 
+#include "roofcheck/Metrics.h"
+
 #include <cmath>
 
 namespace roofcheck::runtime {
@@ -30,7 +32,7 @@ std::vector<std::string> CuptiProfilerHost::tensorMetrics() {
     std::string name = p.ppMetricNames[i];
     // The per-source totals (src_fp16, src_bf16_dst_fp32, src_tf32_dst_fp32, src_fp64, src_fp8, src_int8, ...);
     // the per-instruction and per-sparsity breakdowns would only add replay passes.
-    if (name.rfind("sm__ops_path_tensor_src_", 0) == 0 && name.find("sparsity") == std::string::npos)
+    if (name.rfind(metrics::TensorOpsPrefix, 0) == 0 && name.find("sparsity") == std::string::npos)
       found.push_back(name + ".sum");
   }
   return found;

@@ -4,6 +4,7 @@
 #include "../SignalFlush.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/Metrics.h"
 #include "roofcheck/System.h"
 #include "roofcheck/Version.h"
 
@@ -712,7 +713,7 @@ void Shim::absorbArrivalsLocked() {
       p.launch.replayPasses = arrival.passes;
       p.launch.metrics = std::move(*arrival.metrics);
       // Under kernel replay CUPTI gives the launch no activity record: its duration is the counter's.
-      auto duration = p.launch.metrics.find("gpu__time_duration.sum");
+      auto duration = p.launch.metrics.find(metrics::Duration);
       if (!p.timed && duration != p.launch.metrics.end()) {
         p.launch.durationNs = static_cast<int64_t>(duration->second);
         p.timed = true;
