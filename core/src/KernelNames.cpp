@@ -275,7 +275,7 @@ Candidates candidates(const std::vector<Member> &group) {
   std::vector<bool> differs(positions, false);
   for (size_t p = 0; p < positions; ++p)
     for (const Member &m : group)
-      differs[p] = differs[p] || p >= m.args.size() || m.args[p] != group.front().args[p < group.front().args.size() ? p : 0];
+      differs[p] = differs[p] || p >= m.args.size() || p >= group.front().args.size() || m.args[p] != group.front().args[p];
   each([&](const Member &m) {
     std::vector<std::string> shown;
     for (size_t p = 0; p < m.args.size(); ++p)

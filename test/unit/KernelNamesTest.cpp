@@ -90,6 +90,9 @@ TEST(KernelNames, WidensOnlyToTellKernelsApart) {
             (std::vector<std::string>{"a::scale", "b::scale"}));
   EXPECT_EQ(shortKernelNames({"scale(float*, int)", "scale(double*, int)"}),
             (std::vector<std::string>{"scale(…float…)", "scale(…double…)"}));
+  // A plain kernel beside template instances of the same name.
+  EXPECT_EQ(shortKernelNames({"void k(float*)", "void k<1>(float*)", "void k<2>(float*)"}),
+            (std::vector<std::string>{"k", "k<1>", "k<2>"}));
   // Nothing in the name tells them apart.
   EXPECT_EQ(shortKernelNames({"scale(float*)", "scale(float*)"}),
             (std::vector<std::string>{"scale #1", "scale #2"}));
