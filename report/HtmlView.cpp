@@ -218,14 +218,9 @@ void kernelTableHtml(std::string &out, const ReportDocument &doc, const Table &t
 }
 
 void signatureTable(std::string &out, const ReportKernel &k) {
-  std::vector<const ReportSignature *> byTime;
-  for (const ReportSignature &s : k.signatures)
-    byTime.push_back(&s);
-  std::stable_sort(byTime.begin(), byTime.end(),
-                   [](const ReportSignature *a, const ReportSignature *b) { return a->timeNs > b->timeNs; });
   out += "<h3>Launch signatures</h3>\n<table class=\"signatures\"><tr><th>grid</th><th>block</th><th>args</th>"
          "<th>launches</th><th>time</th><th>share</th><th>AI ideal</th><th>AI measured</th><th>of roof</th></tr>\n";
-  for (const ReportSignature *s : byTime) {
+  for (const ReportSignature *s : signaturesByTime(k)) {
     std::string args;
     for (const auto &[n, v] : s->args)
       args += (args.empty() ? "" : " ") + n + "=" + v;

@@ -36,6 +36,15 @@ std::string location(const ReportKernel &k) { return k.file.empty() ? "-" : k.fi
 
 } // namespace
 
+std::vector<const ReportSignature *> signaturesByTime(const ReportKernel &k) {
+  std::vector<const ReportSignature *> byTime;
+  for (const ReportSignature &s : k.signatures)
+    byTime.push_back(&s);
+  std::stable_sort(byTime.begin(), byTime.end(),
+                   [](const ReportSignature *a, const ReportSignature *b) { return a->timeNs > b->timeNs; });
+  return byTime;
+}
+
 const std::string &displayName(const ReportKernel &k) { return k.shortName.empty() ? k.name : k.shortName; }
 
 std::string modeLine(const ReportDocument &doc) {
@@ -348,11 +357,7 @@ void appendDetails(std::string &out, const ReportKernel &k, const TextOptions &o
          (k.file.empty() ? "" : " (" + k.file + ":" + std::to_string(k.line) + ")") + ":\n";
   appendExplanations(out, k.explanations, "  ", paint);
   if (manySignatures) {
-    std::vector<const ReportSignature *> byTime;
-    for (const ReportSignature &s : k.signatures)
-      byTime.push_back(&s);
-    std::stable_sort(byTime.begin(), byTime.end(),
-                     [](const ReportSignature *a, const ReportSignature *b) { return a->timeNs > b->timeNs; });
+    std::vector<const ReportSignature *> byTime = signaturesByTime(k);
     for (size_t i = 0; i < byTime.size() && (o.top == 0 || i < SignaturesShown); ++i) {
       const ReportSignature &s = *byTime[i];
       std::string args;

@@ -23,6 +23,9 @@ Table kernelTable(const ReportDocument &doc);
 /// "static estimate only, no measurement" in static mode; names the device otherwise.
 std::string modeLine(const ReportDocument &doc);
 
+/// A kernel's launch signatures, the most GPU time first.
+std::vector<const ReportSignature *> signaturesByTime(const ReportKernel &k);
+
 /// The name a view shows: the short name (unique within the report), the full name in files without one.
 const std::string &displayName(const ReportKernel &k);
 

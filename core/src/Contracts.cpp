@@ -11,6 +11,7 @@
 #include <deque>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <sstream>
 
 namespace roofcheck {
@@ -669,8 +670,8 @@ MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source
   if (!nextLine(in, number, storage, line))
     throw Error(source + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
   file.header = parseHeaderLine(line.text, source + ":" + std::to_string(line.number));
-  while (nextLine(in, number, storage, line)) {
-    Record record = parseRecordLine(line, source);
+  std::string rest{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  for (Record &record : parseChunk(rest, number + 1, /*final=*/true, source)) {
     for (std::string &w : record.warnings)
       file.warnings.push_back(std::move(w));
     if (record.launch)
