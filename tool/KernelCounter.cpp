@@ -11,6 +11,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
@@ -269,8 +270,9 @@ struct Constraint {
 struct LoopModel {
   enum Kind { Counted, Cover, Strided, Halving, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
-  AxisKey axis;     ///< Cover: the loop walks axis + k * extent(axis) from base up to bound
+  AxisKey axis;     ///< Cover: the loop walks scale * (axis + k * extent(axis)) from base up to bound
   Poly width, base, bound;
+  int64_t scale = 1;
   int64_t step = 0; ///< Strided: as Cover, with a constant step in place of the axis's extent
   Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
   int iterAtom = -1;
@@ -420,6 +422,14 @@ private:
   /// The quotient atom numerator / den, where numerator is a thread index (or such a quotient) and den is
   /// invariant; nullopt otherwise.
   std::optional<Poly> quotientOf(const Poly &numerator, const Poly &den);
+  /// numerator / den for a constant den, where the numerator's variable terms divide exactly or are block
+  /// coordinates with sizes for coefficients; nullopt otherwise.
+  std::optional<Poly> scaledQuotient(const Poly &numerator, int64_t den);
+  /// `k = n / c; if (k == 0) k = 1;` as a select of invariant values: max(n / c, 1); nullopt otherwise.
+  std::optional<Poly> atLeastOneQuotient(const llvm::SelectInst *select);
+  /// numerator / den as the source divides it (a division or a right shift): a formula of sizes, a
+  /// quotient of a thread index, or a scaled block offset.
+  std::optional<Poly> divided(const Poly &numerator, const Poly &den);
   Linear decompose(const Poly &p);
   Poly extent(const AxisKey &axis, const Poly &width) {
     if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
@@ -465,6 +475,11 @@ private:
   /// An early exit: the block only returns.
   static bool returnsAtOnce(const llvm::BasicBlock *block);
   const LoopModel &loopModel(const llvm::Loop *loop);
+  /// How many values a Cover loop visits over all threads of its axis.
+  Expr coverSpan(const LoopModel &walk) const {
+    Expr span = toExpr(walk.bound - walk.base);
+    return walk.scale == 1 ? span : Expr::ceilDiv(span, Expr::integer(walk.scale)).simplified();
+  }
   Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
   Count countBlock(const llvm::BasicBlock *block);
   void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr,
@@ -617,6 +632,116 @@ std::optional<Poly> KernelAnalysis::quotientOf(const Poly &numerator, const Poly
   return Poly::atom(intern(key, atom));
 }
 
+std::optional<Poly> KernelAnalysis::scaledQuotient(const Poly &numerator, int64_t den) {
+  if (den <= 1)
+    return std::nullopt;
+  Poly exact, sizes;
+  std::map<int, Poly> blocks; // blockIdx atom -> its coefficient
+  for (const auto &[m, c] : numerator.terms) {
+    if (c % den == 0) {
+      exact.terms[m] = c / den;
+      continue;
+    }
+    std::vector<int> variables;
+    Monomial rest;
+    for (int id : m)
+      (isVariable(atoms_[id].kind) ? variables : rest).push_back(id);
+    if (variables.empty()) {
+      sizes.terms[m] = c;
+    } else if (variables.size() == 1 && atoms_[variables[0]].kind == AtomKind::BlockIdx && !rest.empty()) {
+      Poly coefficient;
+      coefficient.terms[rest] = c;
+      blocks[variables[0]] = blocks[variables[0]] + coefficient;
+    } else {
+      return std::nullopt;
+    }
+  }
+  // floor((den * x + s) / den) = x + floor(s / den): what divides exactly is exact.
+  // A block's offset in a wider element type ((blockIdx.x * d) >> 2, rows of d floats read as float4):
+  // blockIdx.x * (d / 4). Where d is not a multiple of 4 each block's start rounds down by less than one
+  // element; its row keeps its length and the rows stay apart, so the footprint does not change.
+  Expr divisor = Expr::integer(den);
+  Poly result = exact;
+  for (const auto &[id, coefficient] : blocks)
+    result = result + Poly::atom(id) * opaque(toExpr(coefficient) / divisor);
+  if (!sizes.isZero())
+    result = result + opaque(toExpr(sizes) / divisor);
+  return result;
+}
+
+std::optional<Poly> KernelAnalysis::divided(const Poly &numerator, const Poly &den) {
+  // n / d, both invariant (a size over a tile width): the quotient as a formula. Expr divides by
+  // flooring; C's signed division truncates, which is the same for the non-negative sizes of a launch.
+  if (invariant(numerator) && invariant(den) && !den.isZero())
+    return opaque(toExpr(numerator) / toExpr(den));
+  // i / d with i a thread index and d invariant: a variable of its own whose range is the index range / d.
+  if (std::optional<Poly> q = quotientOf(numerator, den))
+    return q;
+  if (std::optional<int64_t> constant = den.asConstant())
+    return scaledQuotient(numerator, *constant);
+  return std::nullopt;
+}
+
+std::optional<Poly> KernelAnalysis::atLeastOneQuotient(const llvm::SelectInst *select) {
+  for (bool floorWhenTrue : {true, false}) {
+    auto *floor = dyn_cast<llvm::ConstantInt>(floorWhenTrue ? select->getTrueValue() : select->getFalseValue());
+    auto *quotient = dyn_cast<llvm::BinaryOperator>(floorWhenTrue ? select->getFalseValue() : select->getTrueValue());
+    auto *cmp = dyn_cast<llvm::ICmpInst>(select->getCondition());
+    if (!floor || floor->getValue().ugt(1) || !quotient || !cmp)
+      continue;
+    auto *den = dyn_cast<llvm::ConstantInt>(quotient->getOperand(1));
+    if (!den || den->getValue().isNonPositive() || den->getValue().getActiveBits() > 62)
+      continue;
+    int64_t divisor = 0;
+    switch (quotient->getOpcode()) {
+    case llvm::Instruction::SDiv:
+    case llvm::Instruction::UDiv:
+      divisor = den->getSExtValue();
+      break;
+    case llvm::Instruction::AShr:
+    case llvm::Instruction::LShr:
+      divisor = int64_t{1} << den->getZExtValue();
+      break;
+    default:
+      continue;
+    }
+    // Which values of the tested operand take the floor's side. The test is on the quotient (k == 0) or,
+    // folded, on the dividend shifted by a constant ((n + 31) <u 63 for n / 32 == 0).
+    bool constantFirst = isa<llvm::ConstantInt>(cmp->getOperand(0));
+    auto *bound = dyn_cast<llvm::ConstantInt>(cmp->getOperand(constantFirst ? 0 : 1));
+    const llvm::Value *tested = cmp->getOperand(constantFirst ? 1 : 0);
+    if (!bound)
+      continue;
+    llvm::CmpInst::Predicate pred = constantFirst ? cmp->getSwappedPredicate() : cmp->getPredicate();
+    if (!floorWhenTrue)
+      pred = llvm::CmpInst::getInversePredicate(pred);
+    llvm::ConstantRange region = llvm::ConstantRange::makeExactICmpRegion(pred, bound->getValue());
+    const llvm::Value *dividend = quotient->getOperand(0);
+    int64_t zeroUpTo = 1; // the tested values, from 0, for which the quotient is 0
+    if (tested == dividend) {
+      zeroUpTo = divisor;
+    } else if (auto *shifted = dyn_cast<llvm::BinaryOperator>(tested); shifted &&
+               shifted->getOpcode() == llvm::Instruction::Add && shifted->getOperand(0) == dividend &&
+               isa<llvm::ConstantInt>(shifted->getOperand(1))) {
+      region = region.subtract(cast<llvm::ConstantInt>(shifted->getOperand(1))->getValue());
+      zeroUpTo = divisor;
+    } else if (tested != quotient) {
+      continue;
+    }
+    unsigned bits = bound->getBitWidth();
+    // On the non-negative sizes of a launch the floor's side must be exactly where the quotient is 0.
+    llvm::ConstantRange nonNegative(llvm::APInt::getZero(bits), llvm::APInt::getSignedMinValue(bits));
+    if (region.intersectWith(nonNegative) != llvm::ConstantRange(llvm::APInt::getZero(bits), llvm::APInt(bits, zeroUpTo)))
+      continue;
+    Poly value = toPoly(se_.getSCEV(const_cast<llvm::BinaryOperator *>(quotient)));
+    if (!invariant(value))
+      continue;
+    // 0 or 1 where the quotient is 0, the quotient (at least 1) elsewhere: max(quotient, floor).
+    return opaque(Expr::max(toExpr(value), Expr::integer(floor->getSExtValue())));
+  }
+  return std::nullopt;
+}
+
 Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
   if (auto *arg = dyn_cast<llvm::Argument>(value)) {
     std::string name = paramName(arg->getArgNo());
@@ -653,18 +778,22 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
       return Poly::atom(intern(key, atom));
     }
   }
-  // i / d with i a thread index and d invariant: a variable of its own whose range is the index range / d.
-  if (auto *bin = dyn_cast<llvm::BinaryOperator>(value);
-      bin && (bin->getOpcode() == llvm::Instruction::SDiv || bin->getOpcode() == llvm::Instruction::UDiv)) {
-    Poly numerator = toPoly(se_.getSCEV(bin->getOperand(0)));
-    Poly den = toPoly(se_.getSCEV(bin->getOperand(1)));
-    // n / d, both invariant (a size over a tile width): the quotient as a formula. Expr divides by
-    // flooring; C's signed division truncates, which is the same for the non-negative sizes of a launch.
-    if (invariant(numerator) && invariant(den) && !den.isZero())
-      return opaque(toExpr(numerator) / toExpr(den));
-    if (std::optional<Poly> q = quotientOf(numerator, den))
-      return *q;
+  // A division, or a right shift by a constant k: a division by 2^k that rounds down, as Expr's does.
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(value)) {
+    std::optional<Poly> den;
+    if (bin->getOpcode() == llvm::Instruction::SDiv || bin->getOpcode() == llvm::Instruction::UDiv)
+      den = toPoly(se_.getSCEV(bin->getOperand(1)));
+    auto *amount = dyn_cast<llvm::ConstantInt>(bin->getOperand(1));
+    if ((bin->getOpcode() == llvm::Instruction::AShr || bin->getOpcode() == llvm::Instruction::LShr) && amount &&
+        amount->getZExtValue() < 62)
+      den = Poly::constant(int64_t{1} << amount->getZExtValue());
+    if (den)
+      if (std::optional<Poly> q = divided(toPoly(se_.getSCEV(bin->getOperand(0))), *den))
+        return *q;
   }
+  if (auto *select = dyn_cast<llvm::SelectInst>(value))
+    if (std::optional<Poly> atLeastOne = atLeastOneQuotient(select))
+      return *atLeastOne;
   // i % d = i - d * (i / d), for the thread indices and quotients i / d handles (the column of a flat index).
   if (auto *bin = dyn_cast<llvm::BinaryOperator>(value);
       bin && (bin->getOpcode() == llvm::Instruction::SRem || bin->getOpcode() == llvm::Instruction::URem)) {
@@ -758,9 +887,7 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
       for (auto &[m, c] : lhs.terms)
         c /= *divisor;
       result = lhs;
-    } else if (invariant(lhs) && invariant(rhs)) {
-      result = opaque(toExpr(lhs) / toExpr(rhs));
-    } else if (std::optional<Poly> q = quotientOf(lhs, rhs)) {
+    } else if (std::optional<Poly> q = divided(lhs, rhs)) {
       result = *q;
     } else {
       result = unknownAtom("non-affine index (division)", nullptr);
@@ -1302,18 +1429,22 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
           continue;
         auto [axis, coeff] = *lin.axes.begin();
         Poly width = lin.widths.count(axis) ? lin.widths[axis] : Poly();
-        if (!(coeff == Poly::constant(1)))
+        std::optional<int64_t> scale = coeff.asConstant();
+        if (!scale || *scale <= 0)
           continue;
         // for (i = threadIdx.x; i < n; i += 256), launched with 256 threads or not: which values the threads
         // visit is known (the footprint), how many trips each makes depends on blockDim (the count is not).
-        if (std::optional<int64_t> constantStep = step.asConstant();
-            constantStep && *constantStep > 0 && axis.cta < 0 && !(step == extent(axis, width))) {
+        if (std::optional<int64_t> constantStep = step.asConstant(); *scale == 1 && constantStep &&
+                                                                    *constantStep > 0 && axis.cta < 0 &&
+                                                                    !(step == extent(axis, width))) {
           model.kind = LoopModel::Strided;
           model.step = *constantStep;
           model.reason = "block-stride loop with a constant step that need not be blockDim (the trip count depends "
                          "on both)";
-        } else if (step == extent(axis, width)) {
+        } else if (step == extent(axis, width).scaled(*scale)) {
+          // Also scaled: for (y = 2 * threadIdx.x; y < n; y += 2 * blockDim.x), two values a thread a trip.
           model.kind = LoopModel::Cover;
+          model.scale = *scale;
         } else {
           continue;
         }
@@ -1410,7 +1541,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       factor = factor * toExpr(model.trips);
       break;
     case LoopModel::Cover:
-      overrides[model.axis] = toExpr(model.bound - model.base);
+      overrides[model.axis] = coverSpan(model);
       break;
     case LoopModel::Halving: {
       const Constraint *guard = nullptr;
@@ -1872,7 +2003,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               Expr span = toExpr(walk.bound - walk.base);
               if (walk.kind == LoopModel::Cover && iter != lin.iters.end() && iter->second == coeff * extent(axis, width)) {
                 lin.iters.erase(iter);
-                progressions.push_back({coeff, span});
+                progressions.push_back({coeff, coverSpan(walk)});
                 continue;
               }
               // A constant step: rows of `step` values, of which the block's threads reach the first
