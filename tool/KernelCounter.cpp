@@ -422,6 +422,10 @@ private:
   /// The quotient atom numerator / den, where numerator is a thread index (or such a quotient) and den is
   /// invariant; nullopt otherwise.
   std::optional<Poly> quotientOf(const Poly &numerator, const Poly &den);
+  /// numerator / den for one axis (or a quotient of one) with coefficient 1.
+  std::optional<Poly> axisQuotient(const Poly &numerator, const Poly &den);
+  /// numerator / den for a thread index flattened over dimensions, taken apart into per-dimension quotients.
+  std::optional<Poly> flattenedQuotient(const Poly &numerator, const Poly &den);
   /// numerator / den for a constant den, where the numerator's variable terms divide exactly or are block
   /// coordinates with sizes for coefficients; nullopt otherwise.
   std::optional<Poly> scaledQuotient(const Poly &numerator, int64_t den);
@@ -430,6 +434,9 @@ private:
   /// numerator / den as the source divides it (a division or a right shift): a formula of sizes, a
   /// quotient of a thread index, or a scaled block offset.
   std::optional<Poly> divided(const Poly &numerator, const Poly &den);
+  /// The value of narrow arithmetic over truncated operands (16 * trunc(y) + trunc(x)) at full width, before
+  /// it wraps; nullopt for anything else.
+  std::optional<Poly> untruncated(const llvm::SCEV *narrow);
   Linear decompose(const Poly &p);
   Poly extent(const AxisKey &axis, const Poly &width) {
     if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
@@ -474,6 +481,14 @@ private:
   bool testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const;
   /// An early exit: the block only returns.
   static bool returnsAtOnce(const llvm::BasicBlock *block);
+  /// Whether `block` runs only where its loop goes round again: a guard that is the loop's own continuation
+  /// test (`do { k += 8; if (k < K) prefetch(k); ... } while (k < K);`, the next tile of a pipelined loop).
+  bool skipsLastTrip(const llvm::BasicBlock *block, const llvm::Loop *loop) const;
+  /// The trips of a counted loop on which `block` runs.
+  Expr tripsReaching(const llvm::BasicBlock *block, const llvm::Loop *loop) {
+    Poly trips = loopModel(loop).trips;
+    return toExpr(skipsLastTrip(block, loop) ? trips - Poly::constant(1) : trips);
+  }
   const LoopModel &loopModel(const llvm::Loop *loop);
   /// How many values a Cover loop visits over all threads of its axis.
   Expr coverSpan(const LoopModel &walk) const {
@@ -603,6 +618,70 @@ std::optional<std::vector<Progression>> KernelAnalysis::mixedRadix(const Poly &i
 std::optional<Poly> KernelAnalysis::quotientOf(const Poly &numerator, const Poly &den) {
   if (!invariant(den) || den.isZero())
     return std::nullopt;
+  if (std::optional<Poly> q = axisQuotient(numerator, den))
+    return q;
+  return flattenedQuotient(numerator, den);
+}
+
+std::optional<Poly> KernelAnalysis::flattenedQuotient(const Poly &numerator, const Poly &den) {
+  // (d * x + i) / d = x + i / d, for integer x: a thread index flattened over two dimensions
+  // (threadIdx.y * 16 + threadIdx.x) / 2 is threadIdx.y * 8 + threadIdx.x / 2.
+  if (den.terms.size() == 1) {
+    Poly whole, rest;
+    for (const auto &[m, c] : numerator.terms) {
+      Poly term;
+      term.terms[m] = c;
+      if (std::optional<Poly> q = divideByTerm(term, den))
+        whole = whole + *q;
+      else
+        rest = rest + term;
+    }
+    if (!whole.isZero() && !rest.isZero()) {
+      std::optional<Poly> q = quotientOf(rest, den);
+      return q ? std::optional<Poly>(whole + *q) : std::nullopt;
+    }
+  }
+  // (threadIdx.x + w * threadIdx.y) / (w * k) = threadIdx.y / k, as threadIdx.x < w: w is blockDim.x, or a
+  // constant row of threads (tid = threadIdx.y * 16 + threadIdx.x) whose threads, as everywhere in the
+  // counting, do not overlap the next row's.
+  // The same for the digits of thread indices: (threadIdx.x / 8 + 2 * threadIdx.y) / 4 is threadIdx.y / 2.
+  auto threadDim = [&](int id) {
+    const Atom &atom = atoms_[id];
+    if (atom.kind == AtomKind::ThreadIdx)
+      return atom.dim;
+    return atom.kind == AtomKind::Quotient && atom.quotientAxis.cta < 0 ? atom.quotientAxis.tid : -1;
+  };
+  if (numerator.terms.size() == 2) {
+    std::optional<int> inner, outer;
+    Poly rowWidth;
+    for (const auto &[m, c] : numerator.terms) {
+      std::vector<int> threads;
+      for (int id : m)
+        if (threadDim(id) >= 0)
+          threads.push_back(id);
+      if (threads.size() != 1)
+        return std::nullopt;
+      if (m.size() == 1 && c == 1 && !inner) {
+        inner = threads[0];
+        continue;
+      }
+      Poly term;
+      term.terms[m] = c;
+      outer = threads[0];
+      rowWidth = *divideByTerm(term, Poly::atom(threads[0]));
+    }
+    if (!inner || !outer || threadDim(*inner) == threadDim(*outer) || !invariant(rowWidth))
+      return std::nullopt;
+    bool exact = atoms_[*inner].kind == AtomKind::ThreadIdx && rowWidth == launchDim("blockDim", threadDim(*inner));
+    if (!exact && !rowWidth.asConstant())
+      return std::nullopt;
+    if (std::optional<Poly> rows = divideByTerm(den, rowWidth); rows && invariant(*rows))
+      return quotientOf(Poly::atom(*outer), *rows);
+  }
+  return std::nullopt;
+}
+
+std::optional<Poly> KernelAnalysis::axisQuotient(const Poly &numerator, const Poly &den) {
   Linear num = decompose(numerator);
   if (!num.known || !num.invariant.isZero())
     return std::nullopt;
@@ -791,6 +870,15 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
       if (std::optional<Poly> q = divided(toPoly(se_.getSCEV(bin->getOperand(0))), *den))
         return *q;
   }
+  // An or of operands with no bit in common is their sum (row | i, a row a multiple of 4 and i < 4).
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(value); bin && bin->getOpcode() == llvm::Instruction::Or) {
+    const llvm::SCEV *a = se_.getSCEV(bin->getOperand(0)), *b = se_.getSCEV(bin->getOperand(1));
+    auto below = [&](const llvm::SCEV *small, const llvm::SCEV *aligned) {
+      return se_.getUnsignedRangeMax(small).getActiveBits() <= se_.getMinTrailingZeros(aligned);
+    };
+    if (cast<llvm::PossiblyDisjointInst>(bin)->isDisjoint() || below(a, b) || below(b, a))
+      return toPoly(a) + toPoly(b);
+  }
   if (auto *select = dyn_cast<llvm::SelectInst>(value))
     if (std::optional<Poly> atLeastOne = atLeastOneQuotient(select))
       return *atLeastOne;
@@ -860,8 +948,23 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
       result = unknownAtom("non-affine index (bit masking)", nullptr);
     break;
   }
+  case llvm::scZeroExtend: {
+    // (tid & 31) with tid = threadIdx.y * 16 + threadIdx.x: ScalarEvolution moves the truncation into the
+    // sum, zext(16 * trunc(threadIdx.y) + trunc(threadIdx.x)), whose narrow arithmetic wraps. The sum at
+    // full width, reduced modulo 2^bits.
+    const llvm::SCEV *operand = cast<llvm::SCEVCastExpr>(scev)->getOperand();
+    unsigned bits = operand->getType()->getIntegerBitWidth();
+    if (bits < 24 && !isa<llvm::SCEVTruncateExpr>(operand) && !isa<llvm::SCEVUnknown>(operand)) {
+      Poly modulus = Poly::constant(int64_t{1} << bits);
+      std::optional<Poly> full = untruncated(operand);
+      std::optional<Poly> q = full ? quotientOf(*full, modulus) : std::nullopt;
+      result = q ? *full - modulus * *q : unknownAtom("non-affine index (bit masking)", nullptr);
+      break;
+    }
+    result = toPoly(operand);
+    break;
+  }
   case llvm::scPtrToInt:
-  case llvm::scZeroExtend:
   case llvm::scSignExtend:
     // Index arithmetic is assumed not to overflow, as the source's int indices do in every valid launch.
     result = toPoly(cast<llvm::SCEVCastExpr>(scev)->getOperand());
@@ -933,6 +1036,37 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
   }
   polys_[scev] = result;
   return result;
+}
+
+std::optional<Poly> KernelAnalysis::untruncated(const llvm::SCEV *narrow) {
+  switch (narrow->getSCEVType()) {
+  case llvm::scConstant: // a narrow constant's bits, unsigned (16 in 5 bits is not -16)
+    return Poly::constant(static_cast<int64_t>(cast<llvm::SCEVConstant>(narrow)->getAPInt().getZExtValue()));
+  case llvm::scTruncate:
+    return toPoly(cast<llvm::SCEVTruncateExpr>(narrow)->getOperand());
+  case llvm::scAddRecExpr: {
+    auto *rec = cast<llvm::SCEVAddRecExpr>(narrow);
+    std::optional<Poly> start = untruncated(rec->getStart());
+    std::optional<Poly> step = rec->isAffine() ? untruncated(rec->getStepRecurrence(se_)) : std::nullopt;
+    if (!start || !step)
+      return std::nullopt;
+    return *start + *step * iterAtom(rec->getLoop());
+  }
+  case llvm::scAddExpr:
+  case llvm::scMulExpr: {
+    bool add = narrow->getSCEVType() == llvm::scAddExpr;
+    Poly result = add ? Poly() : Poly::constant(1);
+    for (const llvm::SCEV *op : cast<llvm::SCEVNAryExpr>(narrow)->operands()) {
+      std::optional<Poly> p = untruncated(op);
+      if (!p)
+        return std::nullopt;
+      result = add ? result + *p : result * *p;
+    }
+    return result;
+  }
+  default:
+    return std::nullopt;
+  }
 }
 
 Linear KernelAnalysis::decompose(const Poly &p) {
@@ -1171,7 +1305,12 @@ bool KernelAnalysis::movesWithLoop(const llvm::ICmpInst *cmp) {
     return std::any_of(side.iters.begin(), side.iters.end(),
                        [&](const auto &entry) { return atoms_[entry.first].kind != AtomKind::Quotient; });
   };
-  return lhs.known && rhs.known && (loopVariable(lhs) || loopVariable(rhs));
+  if (lhs.known && rhs.known)
+    return loopVariable(lhs) || loopVariable(rhs);
+  // A test the expressions cannot write that still changes from trip to trip ((k + i) % 2 in a loop over k).
+  const llvm::Loop *loop = li_.getLoopFor(cmp->getParent());
+  return loop && (!se_.isLoopInvariant(se_.getSCEV(cmp->getOperand(0)), loop) ||
+                  !se_.isLoopInvariant(se_.getSCEV(cmp->getOperand(1)), loop));
 }
 
 std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const llvm::Value *cond) const {
@@ -1321,6 +1460,24 @@ bool KernelAnalysis::returnsAtOnce(const llvm::BasicBlock *block) {
   return isa<llvm::ReturnInst>(block->getTerminator()) && &*block->getFirstNonPHIOrDbg() == block->getTerminator();
 }
 
+
+bool KernelAnalysis::skipsLastTrip(const llvm::BasicBlock *block, const llvm::Loop *loop) const {
+  const llvm::BasicBlock *latch = loop->getLoopLatch();
+  auto *back = latch ? dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
+  if (!back || !back->isConditional() || block == latch)
+    return false;
+  unsigned stay = back->getSuccessor(0) == loop->getHeader() ? 0 : 1;
+  llvm::DomTreeNode *node = dt_.getNode(block);
+  for (llvm::DomTreeNode *up = node ? node->getIDom() : nullptr; up && loop->contains(up->getBlock());
+       up = up->getIDom()) {
+    auto *branch = dyn_cast<llvm::BranchInst>(up->getBlock()->getTerminator());
+    if (branch && branch->isConditional() && branch != back && branch->getCondition() == back->getCondition() &&
+        branch->getSuccessor(0) != branch->getSuccessor(1) &&
+        dt_.dominates(llvm::BasicBlockEdge(up->getBlock(), branch->getSuccessor(stay)), block))
+      return true;
+  }
+  return false;
+}
 
 const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   auto cached = loops_.find(loop);
@@ -1538,7 +1695,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     const LoopModel &model = loopModel(loop);
     switch (model.kind) {
     case LoopModel::Counted:
-      factor = factor * toExpr(model.trips);
+      factor = factor * tripsReaching(block, loop);
       break;
     case LoopModel::Cover:
       overrides[model.axis] = coverSpan(model);
@@ -2023,10 +2180,12 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                 list.push_back(&c);
             // A global index over a constant tile (blockIdx.x * 32768 + threadIdx.x, a loop filling the rest):
             // a block's threads reach min(tile, blockDim.x) of its positions, not all of them.
-            if (std::optional<int64_t> tile = width.asConstant();
-                tile && axis.tid >= 0 && axis.cta >= 0 && axis.outer < 0 && list.empty()) {
+            if (std::optional<int64_t> tile = width.asConstant(); tile && axis.tid >= 0 && axis.cta >= 0 && list.empty()) {
               progressions.push_back({coeff, Expr::min(Expr::integer(*tile), toExpr(launchDim("blockDim", axis.tid)))});
               progressions.push_back({coeff.scaled(*tile), toExpr(launchDim("gridDim", axis.cta))});
+              if (axis.outer >= 0) // over a grid flattened in two dimensions
+                progressions.push_back({coeff.scaled(*tile) * launchDim("gridDim", axis.cta),
+                                        toExpr(launchDim("gridDim", axis.outer))});
               continue;
             }
             Progression p{coeff, rangeCount(axis, width, list)};
@@ -2059,7 +2218,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               whereLoop = model.start;
               break;
             }
-            progressions.push_back({coeff, toExpr(model.trips), true});
+            progressions.push_back({coeff, tripsReaching(&block, atom.loop), true});
           }
         }
         if (known) {
@@ -2200,9 +2359,12 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         Poly delta = o - reference;
         std::map<size_t, int64_t> shift;
         bool placed = delta.isZero();
-        for (size_t k = 0; k < group.progressions.size() && !placed; ++k)
-          if (std::optional<int64_t> m = ratio(delta, group.progressions[k].stride)) {
-            shift[k] = *m;
+        // Along the coarsest progression the shift is a whole number of steps of: the fewest steps (a
+        // quadrant 64 columns over is two steps of a 32-column digit, not sixteen of a 4-column one).
+        for (size_t k = 0; k < group.progressions.size() && !delta.isZero(); ++k)
+          if (std::optional<int64_t> m = ratio(delta, group.progressions[k].stride);
+              m && (!placed || std::llabs(*m) < std::llabs(shift.begin()->second))) {
+            shift = {{k, *m}};
             placed = true;
           }
         if (placed)
