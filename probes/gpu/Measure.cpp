@@ -33,37 +33,43 @@ std::optional<double> medianOf(std::vector<double> values) {
 
 } // namespace
 
-Measurement Measurer::measure(const Launch &launch, double workPerLaunch, const MeasurePlan &plan) {
-  Measurement m;
+double Measurer::trialLaunch(const Launch &launch) {
   // The first launch pays for module loading and lazy initialisation: never timed.
   launch(stream_);
   ROOFCHECK_CUDA(cudaStreamSynchronize(stream_));
-
   ensureEvents(2);
   ROOFCHECK_CUDA(cudaEventRecord(events_[0].get(), stream_));
   launch(stream_);
   ROOFCHECK_CUDA(cudaEventRecord(events_[1].get(), stream_));
   ROOFCHECK_CUDA(cudaStreamSynchronize(stream_));
-  m.trialSeconds = elapsedSeconds(0, 1);
+  return elapsedSeconds(0, 1);
+}
+
+Measurement Measurer::measure(const Launch &launch, double workPerLaunch, const MeasurePlan &plan) {
+  Measurement m;
+  m.trialSeconds = trialLaunch(launch);
   m.repetitions = planRepetitions(m.trialSeconds, plan);
 
   for (int i = 0; i < m.repetitions.warmup; ++i)
     launch(stream_);
   ROOFCHECK_CUDA(cudaStreamSynchronize(stream_));
-  m.before = nvml_.clocks();
+  std::vector<double> seconds = timeLaunches(launch, m.repetitions.timed, m.trialSeconds * m.repetitions.timed, m);
+  m.rate = summarize(ratesOf(workPerLaunch, seconds));
+  return m;
+}
 
-  int timed = m.repetitions.timed;
-  ensureEvents(static_cast<size_t>(timed) + 1);
+std::vector<double> Measurer::timeLaunches(const Launch &launch, int count, double expectedSeconds, Measurement &m) {
+  m.before = nvml_.clocks();
+  ensureEvents(static_cast<size_t>(count) + 1);
   ROOFCHECK_CUDA(cudaEventRecord(events_[0].get(), stream_));
-  for (int i = 0; i < timed; ++i) {
+  for (int i = 0; i < count; ++i) {
     launch(stream_);
     ROOFCHECK_CUDA(cudaEventRecord(events_[i + 1].get(), stream_));
   }
   // Clocks while the timed launches run: three reads spread over the expected duration, median of each.
-  double expected = m.trialSeconds * timed;
   std::vector<double> sm, memory;
   for (int i = 0; i < 3; ++i) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(expected / 4));
+    std::this_thread::sleep_for(std::chrono::duration<double>(expectedSeconds / 4));
     ClockSample c = nvml_.clocks();
     if (c.smMHz)
       sm.push_back(*c.smMHz);
@@ -76,11 +82,32 @@ Measurement Measurer::measure(const Launch &launch, double workPerLaunch, const 
   m.after = nvml_.clocks();
 
   std::vector<double> seconds;
-  seconds.reserve(timed);
-  for (int i = 0; i < timed; ++i)
+  seconds.reserve(count);
+  for (int i = 0; i < count; ++i)
     seconds.push_back(elapsedSeconds(i, i + 1));
-  m.rate = summarize(ratesOf(workPerLaunch, seconds));
-  return m;
+  return seconds;
+}
+
+Measurement Measurer::measureBursts(const Launch &launch, double workPerLaunch, const BurstPlan &plan) {
+  Measurement best;
+  const double trial = trialLaunch(launch);
+  std::vector<double> medians;
+  for (int b = 0; b < plan.bursts; ++b) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(plan.idleSeconds));
+    Measurement burst;
+    Window w = bestWindow(ratesOf(workPerLaunch, timeLaunches(launch, plan.launchesPerBurst,
+                                                                  trial * plan.launchesPerBurst, burst)),
+                          static_cast<size_t>(plan.window));
+    medians.push_back(w.summary.median);
+    if (b == 0 || w.summary.median > best.rate.median) {
+      best = burst;
+      best.rate = w.summary;
+    }
+  }
+  best.trialSeconds = trial;
+  best.repetitions = Repetitions{0, plan.window};
+  best.burstMedians = medians;
+  return best;
 }
 
 Provenance provenanceOf(const std::string &kernel, Json parameters, const Measurement &m) {

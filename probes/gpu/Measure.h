@@ -25,6 +25,7 @@ struct Measurement {
   Repetitions repetitions;
   double trialSeconds = 0;
   ClockSample before, during, after;
+  std::vector<double> burstMedians; ///< measureBursts: each burst's best window
 };
 
 class Measurer {
@@ -33,8 +34,15 @@ public:
   ~Measurer();
 
   Measurement measure(const Launch &launch, double workPerLaunch, const MeasurePlan &plan);
+  /// The best window of the plan's bursts (BurstPlan); the clocks are those of the burst it lies in.
+  Measurement measureBursts(const Launch &launch, double workPerLaunch, const BurstPlan &plan);
 
 private:
+  /// An untimed launch, then one timed alone: its seconds.
+  double trialLaunch(const Launch &launch);
+  /// Enqueues `count` launches, each between two events, reads the clocks three times while they run
+  /// (expected to take `expectedSeconds`) and returns each launch's seconds once they are done.
+  std::vector<double> timeLaunches(const Launch &launch, int count, double expectedSeconds, Measurement &m);
   double elapsedSeconds(size_t from, size_t to) const;
   void ensureEvents(size_t count);
 

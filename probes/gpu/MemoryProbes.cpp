@@ -154,8 +154,7 @@ void probeL2(ProbeContext &context) {
                      {"blocks", blocks},           {"threads", threads}};
   Provenance p = provenanceOf("readL2Kernel", parameters, m);
   double clock = peakSmClock(p, device);
-  p.parameters["theoretical_peak"] = peakJson(theoreticalPeak(PeakUnit::L2ToSm, device.multiprocessors, clock),
-                                              peakBasis(PeakUnit::L2ToSm, device.multiprocessors, clock));
+  p.parameters["theoretical_peak"] = l2Peak(device, clock);
   context.addMemory({"l2", "read", p.median, p});
 }
 

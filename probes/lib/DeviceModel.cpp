@@ -87,7 +87,10 @@ double perMultiprocessorPerClock(PeakUnit unit) {
   switch (unit) {
   case PeakUnit::FFMA: return 128 * 2;
   case PeakUnit::DFMA: return 64 * 2;
-  case PeakUnit::HFMA2: return 128 * 2 * 2;
+  // HFMA2 issues on the fmaheavy pipe only, 2 warp instructions per SM per clock (Nsight Compute's
+  // sm__inst_executed_pipe_fmaheavy peak on GH100; the probe's kernel runs it at 99.4%), where FFMA uses
+  // both FMA pipes: the packed rate equals the fp32 one, not the datasheet's twice that.
+  case PeakUnit::HFMA2: return 64 * 2 * 2;
   case PeakUnit::TensorFP16: return 4096;
   case PeakUnit::TensorTF32: return 2048;
   case PeakUnit::TensorFP8: return 8192;
@@ -107,6 +110,17 @@ double theoreticalDramBandwidth(int busWidthBits, double memoryClockMHz) {
 }
 
 Json peakJson(double value, const std::string &basis) { return Json{{"value", value}, {"basis", basis}}; }
+
+Json l2Peak(const DeviceProperties &p, double smClockMHz) {
+  // Nsight Compute 2025.3.1 on an H200: lts__t_bytes.sum.peak_sustained = 9024 bytes per L2 cycle, and the
+  // L2 at 1707 MHz under load whatever the SM clock (lts__cycles_elapsed.avg.per_second, SM at 1953-1978).
+  constexpr double gh100BytesPerL2Cycle = 9024, gh100L2ClockMHz = 1707;
+  if (p.computeMajor == 9 && p.multiprocessors == 132 && p.l2Bytes == 60ll << 20)
+    return peakJson(gh100BytesPerL2Cycle * gh100L2ClockMHz * 1e6,
+                    "Nsight Compute's L2 peak on GH100: 9024 B per L2 clock x 1707 MHz (measured by ncu)");
+  return peakJson(theoreticalPeak(PeakUnit::L2ToSm, p.multiprocessors, smClockMHz),
+                  peakBasis(PeakUnit::L2ToSm, p.multiprocessors, smClockMHz) + " (SM-side port, a loose bound)");
+}
 
 std::string peakBasis(PeakUnit unit, int multiprocessors, double smClockMHz) {
   bool bytes = unit == PeakUnit::SharedMemory || unit == PeakUnit::L2ToSm;

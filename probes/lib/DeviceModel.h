@@ -81,7 +81,7 @@ int gemmSize(bool quick);
 enum class PeakUnit {
   FFMA,         ///< fp32 FMA pipe: 128 lanes x 2 FLOP
   DFMA,         ///< fp64 FMA pipe: 64 lanes x 2 FLOP
-  HFMA2,        ///< packed fp16/bf16 FMA: 128 x 2 lanes x 2 FLOP
+  HFMA2,        ///< packed fp16/bf16 FMA, on the fmaheavy pipe only: 64 lanes x 2 FMA x 2 FLOP
   TensorFP16,   ///< dense fp16/bf16 tensor MMA: 4096 FLOP
   TensorTF32,   ///< 2048 FLOP
   TensorFP8,    ///< 8192 FLOP
@@ -89,6 +89,10 @@ enum class PeakUnit {
   SharedMemory, ///< 32 banks x 4 bytes
   L2ToSm,       ///< 64 bytes per multiprocessor per clock from L2 (an upper bound, not a tight one)
 };
+
+/// The L2 read peak of a device: Nsight Compute's L2 peak where it has been measured (GH100 with 132 SMs
+/// and 60 MiB of L2, the H100 SXM and H200), else the SM-side port (L2ToSm) at the SM clock.
+Json l2Peak(const DeviceProperties &props, double smClockMHz);
 
 /// FLOP (or bytes) per multiprocessor per SM clock cycle, for compute capability 9.x.
 double perMultiprocessorPerClock(PeakUnit unit);

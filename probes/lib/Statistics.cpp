@@ -53,6 +53,25 @@ MeasurePlan sustainedPlan(bool quick) {
   return MeasurePlan{0.5, 0.5, 10, 500};
 }
 
+BurstPlan burstPlan(bool quick) {
+  if (quick)
+    return BurstPlan{2, 30, 10, 0.2};
+  return BurstPlan{};
+}
+
+Window bestWindow(const std::vector<double> &rates, size_t window) {
+  if (window == 0 || rates.size() < window)
+    throw Error("a window of " + std::to_string(window) + " launches over " + std::to_string(rates.size()) +
+                " timed ones");
+  Window best;
+  for (size_t start = 0; start + window <= rates.size(); ++start) {
+    Summary s = summarize(std::vector<double>(rates.begin() + start, rates.begin() + start + window));
+    if (start == 0 || s.median > best.summary.median)
+      best = {s, start};
+  }
+  return best;
+}
+
 Repetitions planRepetitions(double trialSeconds, const MeasurePlan &plan) {
   if (!(trialSeconds > 0) || !std::isfinite(trialSeconds))
     throw Error("trial launch time " + std::to_string(trialSeconds) + " s is not a positive duration");

@@ -1,6 +1,7 @@
 // Statistics of repeated timings, and how many repetitions a probe runs.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace roofcheck::probe {
@@ -35,6 +36,26 @@ MeasurePlan screeningPlan(bool quick);
 /// second) is over before the timing starts, and a timed window of the same length as the anchors'.
 MeasurePlan sustainedPlan(bool quick);
 
+
+/// Runs of launches from an idle device, for the matrix products: a burst runs near the top clock before the
+/// power controller pulls it down to what a long run sustains, and real programs run their products in
+/// bursts between other kernels. Each burst follows `idleSeconds` of idling; the rate is the best median of
+/// `window` consecutive launches in any burst (what a run of `window` products reaches).
+struct BurstPlan {
+  int bursts = 3;
+  int launchesPerBurst = 60;
+  int window = 20;
+  double idleSeconds = 0.5;
+};
+BurstPlan burstPlan(bool quick);
+
+/// The best median of `window` consecutive values and where that window starts; the sample must hold at
+/// least `window` values.
+struct Window {
+  Summary summary;
+  size_t start = 0;
+};
+Window bestWindow(const std::vector<double> &rates, size_t window);
 
 struct Repetitions {
   int warmup = 1;

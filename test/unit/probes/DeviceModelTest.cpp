@@ -85,7 +85,8 @@ TEST(DeviceModel, TheoreticalPeaksAtAClock) {
   EXPECT_DOUBLE_EQ(theoreticalPeak(PeakUnit::FFMA, 132, 1980), 132.0 * 256 * 1980e6);
   EXPECT_NEAR(theoreticalPeak(PeakUnit::FFMA, 132, 1980), 66.9e12, 0.01e12);
   EXPECT_DOUBLE_EQ(theoreticalPeak(PeakUnit::DFMA, 132, 1980), 132.0 * 128 * 1980e6);
-  EXPECT_DOUBLE_EQ(theoreticalPeak(PeakUnit::HFMA2, 132, 1980), 132.0 * 512 * 1980e6);
+  // Packed fp16: the fmaheavy pipe alone, the fp32 rate (66.9 TFLOP/s), not the datasheet's 2x.
+  EXPECT_DOUBLE_EQ(theoreticalPeak(PeakUnit::HFMA2, 132, 1980), theoreticalPeak(PeakUnit::FFMA, 132, 1980));
   // Dense fp16 tensor at the datasheet's 1830 MHz: 989.4 TFLOP/s.
   EXPECT_NEAR(theoreticalPeak(PeakUnit::TensorFP16, 132, 1830), 989.4e12, 0.1e12);
   EXPECT_DOUBLE_EQ(theoreticalPeak(PeakUnit::TensorTF32, 132, 1000), 132.0 * 2048 * 1e9);
@@ -99,6 +100,24 @@ TEST(DeviceModel, TheoreticalPeaksAtAClock) {
   roofcheck::Json peak = peakJson(1e12, "basis");
   EXPECT_DOUBLE_EQ(peak["value"].get<double>(), 1e12);
   EXPECT_EQ(peak["basis"], "basis");
+}
+
+TEST(DeviceModel, L2PeakIsNsightsWhereMeasuredAndThePortElsewhere) {
+  // GH100 with 132 SMs and 60 MiB of L2 (62914560 bytes on the H200): 9024 B per L2 clock at 1707 MHz,
+  // whatever the SM clock.
+  DeviceProperties h200Device = h200();
+  h200Device.l2Bytes = 60 * MiB;
+  roofcheck::Json gh100 = l2Peak(h200Device, 1980);
+  EXPECT_DOUBLE_EQ(gh100["value"].get<double>(), 9024 * 1707e6);
+  EXPECT_NE(gh100["basis"].get<std::string>().find("Nsight Compute"), std::string::npos);
+  EXPECT_DOUBLE_EQ(l2Peak(h200Device, 1500)["value"].get<double>(), 9024 * 1707e6);
+  // An H100 PCIe (114 SMs, 50 MiB): the SM-side port, labelled as a loose bound.
+  DeviceProperties pcie = h200();
+  pcie.multiprocessors = 114;
+  pcie.l2Bytes = 50ll << 20;
+  roofcheck::Json port = l2Peak(pcie, 1755);
+  EXPECT_DOUBLE_EQ(port["value"].get<double>(), theoreticalPeak(PeakUnit::L2ToSm, 114, 1755));
+  EXPECT_NE(port["basis"].get<std::string>().find("loose bound"), std::string::npos);
 }
 
 TEST(DeviceModel, SpecValuesAreLabelledAndOnlyForKnownDevices) {

@@ -60,3 +60,27 @@ TEST(Statistics, QuickPlansAreShorterThanFullOnes) {
   EXPECT_DOUBLE_EQ(sustainedPlan(false).timedSeconds, 0.5);
   EXPECT_EQ(planRepetitions(1.4e-3, sustainedPlan(false)).warmup, 358); // ceil(0.5 / 1.4 ms)
 }
+
+TEST(Statistics, BestWindowIsTheFastestRunOfConsecutiveLaunches) {
+  // A burst from idle: fast at the top clock, a dip when the power controller steps in, then the sustained
+  // rate. The best window of 3 is the first one, not a median of the whole burst.
+  Window w = bestWindow({10, 11, 12, 6, 7, 8, 8, 8}, 3);
+  EXPECT_DOUBLE_EQ(w.summary.median, 11);
+  EXPECT_DOUBLE_EQ(w.summary.min, 10);
+  EXPECT_DOUBLE_EQ(w.summary.max, 12);
+  EXPECT_EQ(w.summary.count, 3);
+  EXPECT_EQ(w.start, 0u);
+  // Slow at first (the clock still rising), fastest later: the window moves there.
+  Window late = bestWindow({5, 5, 8, 9, 10, 7}, 3);
+  EXPECT_DOUBLE_EQ(late.summary.median, 9);
+  EXPECT_EQ(late.start, 2u);
+  EXPECT_THROW(bestWindow({1, 2}, 3), roofcheck::Error);
+  EXPECT_THROW(bestWindow({1, 2}, 0), roofcheck::Error);
+}
+
+TEST(Statistics, BurstsAreShortAgainstTheSustainedWindow) {
+  BurstPlan full = burstPlan(false), quick = burstPlan(true);
+  EXPECT_LT(full.window, full.launchesPerBurst);
+  EXPECT_LE(quick.bursts * quick.launchesPerBurst, full.bursts * full.launchesPerBurst);
+  EXPECT_EQ(full.window, 20); // the anchors' median of 20
+}

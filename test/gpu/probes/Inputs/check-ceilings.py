@@ -13,8 +13,8 @@ import sys
 PER_SM_PER_CLOCK = {
     ("fp64", "fp64"): 64 * 2,       # DFMA lanes x 2 FLOP
     ("fp32", "fp32"): 128 * 2,      # FFMA lanes x 2 FLOP
-    ("fp16", "fp16"): 128 * 2 * 2,  # HFMA2: 2 halves per lane
-    ("bf16", "bf16"): 128 * 2 * 2,
+    ("fp16", "fp16"): 64 * 2 * 2,   # HFMA2: the fmaheavy pipe's 64 lanes x 2 halves x 2 FLOP
+    ("bf16", "bf16"): 64 * 2 * 2,
     ("tensor", "fp16"): 1024 * 4,   # dense MMA: 1024 FMA per SM per clock
     ("tensor", "bf16"): 1024 * 4,
     ("tensor", "tf32"): 512 * 4,
