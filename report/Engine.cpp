@@ -721,6 +721,32 @@ Model measuredModel(const Inputs &inputs) {
                             names});
   }
 
+  // Ranks (or runs) at different clocks: the same kernel's dots differ by the clock, not by the code.
+  auto clocksDiffer = [&](auto clockOf) {
+    std::optional<double> lo, hi;
+    for (const MeasuredInput &m : inputs.measured)
+      if (std::optional<double> mhz = clockOf(m.header.clocks)) {
+        lo = lo ? std::min(*lo, *mhz) : *mhz;
+        hi = hi ? std::max(*hi, *mhz) : *mhz;
+      }
+    return lo && *hi > 1.05 * *lo;
+  };
+  if (clocksDiffer([](const ClockSample &c) { return c.smMHz; }) ||
+      clocksDiffer([](const ClockSample &c) { return c.memoryMHz; })) {
+    std::vector<std::string> clocks;
+    for (const MeasuredInput &m : inputs.measured) {
+      auto mhz = [](const std::optional<double> &v) {
+        return v ? std::to_string(std::llround(*v)) + " MHz" : std::string("unknown");
+      };
+      clocks.push_back(rankLabel(m.header) + ": SM " + mhz(m.header.clocks.smMHz) + ", memory " +
+                       mhz(m.header.clocks.memoryMHz));
+    }
+    doc.problems.push_back({"mixed-clocks", "warning",
+                            "the measured files were recorded at different clocks (more than 5% apart): their "
+                            "dots differ by the clock as well as by the code",
+                            clocks});
+  }
+
   for (const auto &[key, acc] : kernels)
     doc.totalTimeNs += acc.tally.timeNs;
 

@@ -33,9 +33,8 @@ MeasurePlan fullPlan(bool quick);
 MeasurePlan screeningPlan(bool quick);
 /// For the matrix products, which run at the power cap: a warm-up long enough that the power controller's
 /// transient after the load starts (seen on an H200: the SM clock dipping to 1125 MHz for a fraction of a
-/// second) is over before the timing starts, and a timed window of the same length as the anchors'.
+/// second) is over before the timing starts, then 0.5 s timed: the rate a long run sustains.
 MeasurePlan sustainedPlan(bool quick);
-
 
 /// Runs of launches from an idle device, for the matrix products: a burst runs near the top clock before the
 /// power controller pulls it down to what a long run sustains, and real programs run their products in
