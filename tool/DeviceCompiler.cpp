@@ -26,6 +26,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Option/ArgList.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Program.h"
@@ -214,6 +215,14 @@ private:
 /// of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions no kernel calls are dropped
 /// once inlining is done, before the per-function passes.
 void simplifyForCounting(llvm::Module &module) {
+  // InstCombine sinks an instruction into the one branch that uses its result: a warp reduction's last add
+  // would move under `if (lane == 0)` and count once a warp, where the source (and nvcc's code) runs it in
+  // every thread. The counts follow the source: no sinking.
+  static std::once_flag sinkingOff;
+  std::call_once(sinkingOff, [] {
+    if (llvm::cl::Option *sinking = llvm::cl::getRegisteredOptions().lookup("instcombine-code-sinking"))
+      sinking->addOccurrence(0, "instcombine-code-sinking", "false");
+  });
   PassManagers managers;
   static const char *const pipeline =
       "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"

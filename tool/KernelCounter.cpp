@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 
 namespace roofcheck::lint {
@@ -267,6 +268,14 @@ struct Constraint {
   int halvingAtom = -1;             ///< threadIdx < (halving loop variable)
 };
 
+/// A test on the digits of one thread index that repeats every `period` threads (lane == 0 with
+/// lane = threadIdx.x % 32; (threadIdx.x & 24) == 8): which remainders threadIdx.dim % period pass.
+struct DigitTest {
+  int dim = 0;
+  int64_t period = 1;
+  std::vector<bool> passes; ///< by remainder
+};
+
 struct LoopModel {
   enum Kind { Counted, Cover, Strided, Halving, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
@@ -481,6 +490,11 @@ private:
   bool testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const;
   /// An early exit: the block only returns.
   static bool returnsAtOnce(const llvm::BasicBlock *block);
+  /// The lane test a branch condition is, on the side `truth`; nullopt for anything else.
+  std::optional<DigitTest> digitTest(const llvm::Value *cond, bool truth);
+  /// How many of a block's threads along a dimension of `extent` threads pass all of `tests`, as an
+  /// expression; nullopt where their periods together are too long to list.
+  static std::optional<Expr> digitCount(const Expr &extent, const std::vector<DigitTest> &tests);
   /// Whether `block` runs only where its loop goes round again: a guard that is the loop's own continuation
   /// test (`do { k += 8; if (k < K) prefetch(k); ... } while (k < K);`, the next tile of a pipelined loop).
   bool skipsLastTrip(const llvm::BasicBlock *block, const llvm::Loop *loop) const;
@@ -560,6 +574,10 @@ private:
   /// tests threadIdx alone (which threads of a block run the block, not which blocks or what data);
   /// nullopt where one tests anything else.
   std::map<const llvm::BasicBlock *, std::optional<std::array<bool, 3>>> threadTests_;
+  /// For those blocks: the lane tests among their unmodelled branches (DigitTest), which the counts can
+  /// take; a block in `uncountable_` has another unmodelled branch too, and its counts stay unknown.
+  std::map<const llvm::BasicBlock *, std::vector<DigitTest>> digitTests_;
+  std::set<const llvm::BasicBlock *> uncountable_;
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
   std::set<const llvm::PHINode *> visitingPhis_;
   std::vector<Unknown> unknowns_;
@@ -1341,6 +1359,7 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
           if (!unmodelledBranches_.count(block))
             unmodelledBranches_[block] = {select, {"branch on a parameter value (the count depends on which side runs)"}};
           threadTests_[block] = std::nullopt;
+          uncountable_.insert(block);
         }
       continue;
     }
@@ -1360,6 +1379,7 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
           if (!unmodelledBranches_.count(block))
             unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
           threadTests_[block] = std::nullopt;
+          uncountable_.insert(block);
         }
         // The test that skips a loop it guards belongs to that loop (a data-dependent while loop is an unknown
         // of its own).
@@ -1367,6 +1387,10 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
           if (!unmodelledBranches_.count(block))
             unmodelledBranches_[block] = {branch, *unmodelled};
           recordThreadTest(block, branch->getCondition(), unmodelled->threadTest);
+          if (std::optional<DigitTest> lane = digitTest(branch->getCondition(), s == 0))
+            digitTests_[block].push_back(*lane);
+          else
+            uncountable_.insert(block);
         }
         break;
       }
@@ -1680,14 +1704,107 @@ Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const st
   return (lo ? upper - *lo : upper).simplified();
 }
 
+/// Lane tests repeat within a warp or a few: longer periods are not listed.
+constexpr int64_t longestDigitPeriod = 4096;
+
+std::optional<DigitTest> KernelAnalysis::digitTest(const llvm::Value *cond, bool truth) {
+  auto *cmp = dyn_cast<llvm::ICmpInst>(cond);
+  if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy())
+    return std::nullopt;
+  Linear sides[2] = {decompose(toPoly(se_.getSCEV(cmp->getOperand(0)))),
+                     decompose(toPoly(se_.getSCEV(cmp->getOperand(1))))};
+  // Each side: a constant plus multiples of one threadIdx coordinate and of its quotients by constants.
+  std::optional<int> dim;
+  int64_t period = 1;
+  for (const Linear &side : sides) {
+    if (!side.known || !side.invariant.asConstant())
+      return std::nullopt;
+    for (const auto &[axis, coeff] : side.axes) {
+      if (axis.tid < 0 || axis.cta >= 0 || axis.outer >= 0 || !coeff.asConstant() || (dim && *dim != axis.tid))
+        return std::nullopt;
+      dim = axis.tid;
+    }
+    for (const auto &[id, coeff] : side.iters) {
+      const Atom &q = atoms_[id];
+      std::optional<int64_t> divisor = q.kind == AtomKind::Quotient ? q.divisor->asConstant() : std::nullopt;
+      if (!divisor || *divisor <= 0 || !coeff.asConstant() || q.quotientAxis.tid < 0 || q.quotientAxis.cta >= 0 ||
+          q.quotientAxis.outer >= 0 || (dim && *dim != q.quotientAxis.tid))
+        return std::nullopt;
+      dim = q.quotientAxis.tid;
+      period = std::lcm(period, *divisor);
+      if (period > longestDigitPeriod)
+        return std::nullopt;
+    }
+  }
+  if (!dim)
+    return std::nullopt;
+  auto valueAt = [&](const Linear &side, int64_t t) {
+    int64_t v = *side.invariant.asConstant();
+    for (const auto &[axis, coeff] : side.axes)
+      v += *coeff.asConstant() * t;
+    for (const auto &[id, coeff] : side.iters)
+      v += *coeff.asConstant() * (t / *atoms_[id].divisor->asConstant());
+    return v;
+  };
+  // Only a test that repeats (the remainder of the index, not the index itself) is a lane test.
+  for (const Linear &side : sides)
+    if (valueAt(side, period) != valueAt(side, 0))
+      return std::nullopt;
+  DigitTest test{*dim, period, std::vector<bool>(static_cast<size_t>(period))};
+  const unsigned bits = cmp->getOperand(0)->getType()->getIntegerBitWidth();
+  llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
+  for (int64_t r = 0; r < period; ++r) // compared as the instruction compares: at its width, signed or not
+    test.passes[r] = llvm::ICmpInst::compare(llvm::APInt(bits, valueAt(sides[0], r), true, true),
+                                             llvm::APInt(bits, valueAt(sides[1], r), true, true), pred);
+  return test;
+}
+
+std::optional<Expr> KernelAnalysis::digitCount(const Expr &extent, const std::vector<DigitTest> &tests) {
+  int64_t period = 1;
+  for (const DigitTest &t : tests)
+    if ((period = std::lcm(period, t.period)) > longestDigitPeriod)
+      return std::nullopt;
+  std::vector<bool> passes(static_cast<size_t>(period), true);
+  for (const DigitTest &t : tests)
+    for (int64_t r = 0; r < period; ++r)
+      passes[r] = passes[r] && t.passes[r % t.period];
+  // Whole periods each pass the same threads; the last, partial one passes those of each run of passing
+  // remainders [lo, hi) that it reaches.
+  Expr p = Expr::integer(period);
+  Expr rounds = extent / p, rest = extent - p * rounds;
+  int64_t perPeriod = std::count(passes.begin(), passes.end(), true);
+  Expr total = rounds * Expr::integer(perPeriod);
+  for (int64_t lo = 0; lo < period;) {
+    if (!passes[lo]) {
+      ++lo;
+      continue;
+    }
+    int64_t hi = lo;
+    while (hi < period && passes[hi])
+      ++hi;
+    total = total + Expr::min(Expr::max(rest - Expr::integer(lo), Expr::integer(0)), Expr::integer(hi - lo));
+    lo = hi;
+  }
+  return total.simplified();
+}
+
 Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   Count count;
   const std::vector<Constraint> &constraints = guards(block);
-  if (auto found = unmodelledBranches_.find(block); found != unmodelledBranches_.end()) {
+  auto unmodelled = [&] {
+    auto found = unmodelledBranches_.find(block);
     count.reason = found->second.second.reason;
     count.cause = found->second.second.cause;
     count.where = found->second.first;
     return count;
+  };
+  // Lane tests alone among the unmodelled branches (if (lane == 0) after a warp reduction) are counted below.
+  std::map<int, std::vector<DigitTest>> lanes;
+  if (unmodelledBranches_.count(block)) {
+    if (uncountable_.count(block) || !digitTests_.count(block))
+      return unmodelled();
+    for (const DigitTest &test : digitTests_.at(block))
+      lanes[test.dim].push_back(test);
   }
   Expr factor = Expr::integer(1);
   std::map<AxisKey, Expr> overrides;
@@ -1762,6 +1879,13 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   for (const auto &[axis, list] : byAxis)
     if (claim(axis)) // a coordinate already bounded through another axis keeps that bound only
       total = total * rangeCount(axis, widths[axis], list);
+  for (const auto &[dim, tests] : lanes) {
+    std::optional<Expr> passing = digitCount(toExpr(launchDim("blockDim", dim)), tests);
+    if (used.count(dim) || !passing) // a lane test beside another bound on the same coordinate
+      return unmodelled();
+    used.insert(dim);
+    total = total * *passing;
+  }
   for (int d = 0; d < 3; ++d) {
     if (!used.count(d))
       total = total * toExpr(launchDim("blockDim", d));
