@@ -2378,6 +2378,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             counted.loopLine = static_cast<int>(start->getLine());
           else if (loopModel(loop).where)
             locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
+          counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && loopModel(loop).trips.asConstant() &&
+                                   std::any_of(progressions.begin(), progressions.end(),
+                                               [](const Progression &p) { return p.threadLoop; });
         }
 
         std::string signature = progressionSignature(progressions);
@@ -2408,6 +2411,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     Expr run, footprint, predicted;
   };
   std::map<std::string, UnitedBox> boxes;
+  // Each thread's contiguous stretches, by pointer, direction, the non-constant part of the offset and the
+  // thread stride: [start, end) in bytes and the access.
+  std::map<std::string, std::vector<std::tuple<int64_t, int64_t, size_t>>> stretches;
   for (auto &[key, group] : groups) {
     // Each member's contiguous run among its siblings: offsets that touch or overlap (the .x .y .z .w of a
     // uchar4 loaded byte by byte, the two floats of a float2 store, a row's left and right neighbours) are
@@ -2451,6 +2457,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     int64_t element = group.elementBytes;
     int64_t elementStart = 0; // where a widened element begins, relative to the first offset
     bool singleBox = false;   // every offset is the same: the footprint is one box
+    bool widenedElement = false; // the offsets are one element, elementStart past the first
     std::optional<int64_t> smallestStride;
     for (const Progression &p : group.progressions)
       if (auto s = leastStride(p.stride); s && *s > 0 && (!smallestStride || *s < *smallestStride))
@@ -2472,6 +2479,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           element = hi - lo + element;
           elementStart = lo;
           pending = {pending.front()};
+          widenedElement = true;
         }
       }
     }
@@ -2559,6 +2567,19 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         estimate.accesses[index].runBytes = std::max(estimate.accesses[index].runBytes, *constantRun);
       else if (loopRun)
         estimate.accesses[index].runExpr = run;
+    // A widened element is one stretch from the first offset; otherwise each member's run starts at its own.
+    if (constantRun && group.offsets.size() == group.members.size())
+      for (size_t m = 0; m < group.members.size(); ++m) {
+        Poly rest = group.offsets[widenedElement ? 0 : m];
+        int64_t start = widenedElement ? elementStart : 0;
+        if (auto c = rest.terms.find({}); c != rest.terms.end()) {
+          start += c->second;
+          rest.terms.erase(c);
+        }
+        std::string side = group.pointer + (group.write ? " w " : " r ") + toExpr(rest).str() + " x " +
+                           (group.strideX ? toExpr(*group.strideX).str() : "0");
+        stretches[side].push_back({start, start + *constantRun, group.members[m]});
+      }
     // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s between neighbouring
     // threads larger than the run r each thread covers, each run drags min(s, 32) / r times its bytes along.
     Expr predicted = footprint;
@@ -2592,6 +2613,21 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       box->second.run = Expr::max(box->second.run, run).simplified();
       box->second.footprint = (box->second.run * outerCount).simplified();
       box->second.predicted = Expr::max(box->second.predicted, predicted).simplified();
+    }
+  }
+  // Stretches of one thread that touch, from different accesses (a q8_0 block's scale stored beside the loop
+  // over its 32 quants): one run, which is what the warp's requests tile.
+  for (auto &[side, list] : stretches) {
+    std::sort(list.begin(), list.end());
+    for (size_t first = 0; first < list.size();) {
+      size_t last = first + 1;
+      int64_t end = std::get<1>(list[first]);
+      while (last < list.size() && std::get<0>(list[last]) <= end)
+        end = std::max(end, std::get<1>(list[last++]));
+      for (size_t i = first; i < last; ++i)
+        estimate.accesses[std::get<2>(list[i])].runBytes =
+            std::max(estimate.accesses[std::get<2>(list[i])].runBytes, end - std::get<0>(list[first]));
+      first = last;
     }
   }
   for (const auto &[key, box] : boxes) {

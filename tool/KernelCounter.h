@@ -38,6 +38,9 @@ struct CountedAccess {
   /// that does not change along a dimension the block spans is loaded again by every thread along it.
   std::optional<std::array<bool, 3>> dependsOnThread;
   int loopLine = 0; ///< the line of the innermost loop around the access; 0 outside loops
+  /// The innermost loop has a constant trip count and the address moves with a loop the thread runs: each
+  /// thread reads a fixed table once (a bias vector walked 32 entries a trip), not data again and again.
+  bool walksFixedLoop = false;
   /// Whether a guard leaves a constant number of threads along threadIdx.x, .y, .z to run the access
   /// (threadIdx.x == 0, a global index == 0, threadIdx.x < 7): however wide the block, it is not repeated
   /// by every thread along that dimension.

@@ -38,6 +38,12 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
   for (const CountedAccess &counted : e.accesses) {
     if (counted.access.kind != "load" || !counted.dependsOnThread || counted.loopLine == 0)
       continue;
+    // A fixed table that each warp walks once, its lanes on different entries (a constant-trip loop the
+    // address moves with, and threadIdx.x): only the block's rows along y or z read it again, as they would
+    // a load outside any loop. L1 serves them; shared memory would save nothing. (An n-body loop, every
+    // lane on the same entry, stays reported.)
+    if (counted.walksFixedLoop && (*counted.dependsOnThread)[0])
+      continue;
     for (int d = 0; d < 3; ++d)
       if (spanned[d] && !(*counted.dependsOnThread)[d] && !counted.fewThreads[d] &&
           seen.emplace(counted.access.line, counted.access.column, counted.access.pointer).second) {

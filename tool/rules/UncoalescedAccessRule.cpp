@@ -40,6 +40,16 @@ bool onlyLayoutArguments(const Expr &stride, const KernelContext &context) {
   });
 }
 
+/// A byte stride passed as an argument, possibly turned into elements and back by the source
+/// (`w[tid * (nb1 / sizeof(float))]` is 4 * (nb1 / 4) bytes): the caller's layout.
+bool isArgumentStride(const Expr &stride) {
+  if (stride.kind() == Expr::Kind::Symbol)
+    return true;
+  return stride.kind() == Expr::Kind::Mul && stride.lhs().kind() == Expr::Kind::Integer &&
+         stride.rhs().kind() == Expr::Kind::Div && stride.rhs().lhs().kind() == Expr::Kind::Symbol &&
+         stride.rhs().rhs() == stride.lhs();
+}
+
 } // namespace
 
 std::string UncoalescedAccessRule::summary() const {
@@ -85,7 +95,7 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     // contiguous in the common case: nothing the source says. So is an element stride made of parameters
     // that bound nothing (ggml's sx0: no guard, loop or count has it), unlike a row length (rows in
     // out[x * rows + y], which the counts hold).
-    if (symbolic && (counted.strideExpr->kind() == Expr::Kind::Symbol || onlyLayoutArguments(*counted.strideExpr, context)))
+    if (symbolic && (isArgumentStride(*counted.strideExpr) || onlyLayoutArguments(*counted.strideExpr, context)))
       continue;
     // An address contiguous along threadIdx.y: the kernel makes y its fast axis (blocks of 1 x N threads),
     // which the launch, not the source, decides; a launch given with blockDim.x > 1 has decided otherwise.

@@ -86,3 +86,12 @@ __global__ void serial_prefix(const float *w, float *scaled, float *cdf, int n) 
 }
 // RUN: roofcheck-lint --quiet %s --kernel serial_prefix 2>&1 | FileCheck %s --check-prefix=SERIAL --allow-empty
 // SERIAL-NOT: warning:
+
+// A fixed table walked once per thread, 32 entries a trip of a constant-trip loop (ggml's topk-moe bias):
+// every threadIdx.y reads the same entries, but no thread reads one twice; L1 serves the block's rows, and
+// shared memory would save nothing. Not reported.
+__global__ void add_table(const float *table, const float *in, float *out) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  for (int i = 0; i < 128; i += 32)
+    out[row * 128 + i + threadIdx.x] = in[row * 128 + i + threadIdx.x] + table[i + threadIdx.x];
+}

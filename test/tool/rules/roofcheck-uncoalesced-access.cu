@@ -137,6 +137,30 @@ __global__ void element_stride_argument(const float *x, float *dst, long sx0, lo
     dst[i * sd0] = 2.0f * x[i * sx0];
 }
 
+// A byte stride turned into elements by the source (ggml's ssm-conv: nb1 / sizeof(float)), four weights of a
+// row per thread, and a count unknown beside it (a store through an index loaded from memory): still the
+// caller's layout. Not reported.
+__global__ void byte_stride_in_elements(const float *w, const int *order, float *out, long nb1) {
+  const long stride = nb1 / sizeof(float);
+  float s = 0;
+  for (int j = 0; j < 4; ++j)
+    s += w[threadIdx.x * stride + j];
+  out[order[threadIdx.x]] = s;
+}
+
+// A record per thread written in two parts, a 2-byte scale and then its 32 quantised bytes in a loop (ggml's
+// q8_0 blocks, 34 bytes): one stretch as long as the stride, tiled by the warp's stores. Not reported.
+struct ScaledBlock {
+  unsigned short scale;
+  signed char q[32];
+};
+__global__ void quantise_blocks(const float *x, ScaledBlock *out) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  out[b].scale = 1;
+  for (int j = 0; j < 32; ++j)
+    out[b].q[j] = (signed char)x[b * 32 + j];
+}
+
 // Coordinates narrower than a warp (il = tid / 8, ir = tid % 8): a warp steps through two strides, which one
 // stride per access cannot describe. Not reported.
 __global__ void narrow_digits(const float *in, float *out) {
