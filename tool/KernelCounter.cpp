@@ -2415,40 +2415,6 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   // thread stride: [start, end) in bytes and the access.
   std::map<std::string, std::vector<std::tuple<int64_t, int64_t, size_t>>> stretches;
   for (auto &[key, group] : groups) {
-    // Each member's contiguous run among its siblings: offsets that touch or overlap (the .x .y .z .w of a
-    // uchar4 loaded byte by byte, the two floats of a float2 store, a row's left and right neighbours) are
-    // one stretch of memory per thread, which is what a warp's requests tile.
-    {
-      // Offsets that differ by a constant share everything but their constant term: one row of a stencil.
-      std::map<std::string, std::vector<std::pair<int64_t, size_t>>> rows; // the rest -> (constant, member)
-      for (size_t m = 0; m < group.offsets.size(); ++m) {
-        Poly rest = group.offsets[m];
-        int64_t constant = 0;
-        if (auto c = rest.terms.find({}); c != rest.terms.end()) {
-          constant = c->second;
-          rest.terms.erase(c);
-        }
-        rows[toExpr(rest).str()].emplace_back(constant, group.members[m]);
-      }
-      for (auto &[rest, placed] : rows) {
-        std::sort(placed.begin(), placed.end());
-        size_t first = 0;
-        int64_t end = placed.front().first + group.elementBytes;
-        for (size_t i = 1; i <= placed.size(); ++i) {
-          if (i < placed.size() && placed[i].first <= end) {
-            end = std::max(end, placed[i].first + group.elementBytes);
-            continue;
-          }
-          for (size_t j = first; j < i; ++j)
-            estimate.accesses[placed[j].second].runBytes =
-                std::max(estimate.accesses[placed[j].second].runBytes, end - placed[first].first);
-          if (i < placed.size()) {
-            first = i;
-            end = placed[i].first + group.elementBytes;
-          }
-        }
-      }
-    }
     // Offsets that differ by whole steps of one progression widen that progression (stencil neighbours);
     // offsets that differ by less than the smallest stride form one wider element (the .x and .y of a
     // float2 loaded separately). Anything else counts as a footprint of its own.
@@ -2567,8 +2533,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         estimate.accesses[index].runBytes = std::max(estimate.accesses[index].runBytes, *constantRun);
       else if (loopRun)
         estimate.accesses[index].runExpr = run;
-    // A widened element is one stretch from the first offset; otherwise each member's run starts at its own.
-    if (constantRun && group.offsets.size() == group.members.size())
+    // Each member's stretch of memory, for the runs below: a widened element is one stretch from the first
+    // offset; otherwise each member's run starts at its own.
+    if (group.offsets.size() == group.members.size())
       for (size_t m = 0; m < group.members.size(); ++m) {
         Poly rest = group.offsets[widenedElement ? 0 : m];
         int64_t start = widenedElement ? elementStart : 0;
@@ -2578,7 +2545,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         }
         std::string side = group.pointer + (group.write ? " w " : " r ") + toExpr(rest).str() + " x " +
                            (group.strideX ? toExpr(*group.strideX).str() : "0");
-        stretches[side].push_back({start, start + *constantRun, group.members[m]});
+        stretches[side].push_back({start, start + constantRun.value_or(element), group.members[m]});
       }
     // Predicted traffic: a warp request moves whole 32-byte sectors; with a stride s between neighbouring
     // threads larger than the run r each thread covers, each run drags min(s, 32) / r times its bytes along.
@@ -2615,8 +2582,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       box->second.predicted = Expr::max(box->second.predicted, predicted).simplified();
     }
   }
-  // Stretches of one thread that touch, from different accesses (a q8_0 block's scale stored beside the loop
-  // over its 32 quants): one run, which is what the warp's requests tile.
+  // Stretches of one thread that touch or overlap (the .x .y .z .w of a uchar4 loaded byte by byte, a row's
+  // left and right neighbours, a q8_0 block's scale stored beside the loop over its 32 quants): one run,
+  // which is what the warp's requests tile.
   for (auto &[side, list] : stretches) {
     std::sort(list.begin(), list.end());
     for (size_t first = 0; first < list.size();) {
