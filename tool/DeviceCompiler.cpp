@@ -213,8 +213,28 @@ private:
 /// inliner works bottom-up over the call graph and takes __forceinline__ callees too, each simplified before
 /// it is inlined: a separate always-inline pass first copied unsimplified bodies into their callers (50 s
 /// of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions no kernel calls are dropped
-/// once inlining is done, before the per-function passes.
+/// once inlining is done, before the per-function passes. MemCpyOpt folds a struct field copied out and
+/// back unchanged (SROA leaves array fields as memcpys), which nvcc's optimiser removes as well.
+/// libdevice's math functions (`__nv_rsqrtf`, `__nv_expf`) are only declared here, without the attributes
+/// the real bodies earn: each call would otherwise be a possible write to any memory, and a struct copied
+/// around a loop that calls one (`auto pi = p[i]; for (...) rsqrtf(...); p[i] = pi;`) stays a load and a
+/// store of every field, where nvcc's optimiser keeps only the fields that changed. Those without pointer
+/// parameters touch no memory; the others (`__nv_sincosf`, `__nv_modff`) touch only what they are handed.
+void describeLibdeviceDeclarations(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    if (!function.isDeclaration() || !function.getName().starts_with("__nv_"))
+      continue;
+    bool takesPointers = llvm::any_of(function.args(), [](const llvm::Argument &arg) {
+      return arg.getType()->isPointerTy();
+    });
+    function.setMemoryEffects(takesPointers ? llvm::MemoryEffects::argMemOnly() : llvm::MemoryEffects::none());
+    function.setDoesNotThrow();
+    function.setWillReturn();
+  }
+}
+
 void simplifyForCounting(llvm::Module &module) {
+  describeLibdeviceDeclarations(module);
   // InstCombine sinks an instruction into the one branch that uses its result: a warp reduction's last add
   // would move under `if (lane == 0)` and count once a warp, where the source (and nvcc's code) runs it in
   // every thread. The counts follow the source: no sinking.
@@ -227,7 +247,7 @@ void simplifyForCounting(llvm::Module &module) {
   static const char *const pipeline =
       "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"
       "globaldce,"
-      "function(sroa<modify-cfg>,early-cse<memssa>,simplifycfg,instcombine<no-verify-fixpoint>,"
+      "function(sroa<modify-cfg>,early-cse<memssa>,memcpyopt,simplifycfg,instcombine<no-verify-fixpoint>,"
       "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,instcombine<no-verify-fixpoint>,simplifycfg)";
   llvm::ModulePassManager passes;
   if (llvm::Error error = managers.builder.parsePassPipeline(passes, pipeline))

@@ -541,6 +541,7 @@ private:
   std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
   void splitGlobalIndices(std::map<std::string, struct FootprintGroup> &groups);
+  std::optional<struct FieldPattern> fieldPattern(const struct FootprintGroup &group) const;
   /// The least value of a stride: a constant, or a positive multiple of launch dimensions (8 * blockDim.x,
   /// the step from one block to the next), which are at least 1; nullopt for anything else.
   std::optional<int64_t> leastStride(const Poly &stride) const {
@@ -2049,6 +2050,72 @@ std::string KernelAnalysis::progressionSignature(std::vector<Progression> &progr
   return signature;
 }
 
+/// The fields of an array of structs that a group's accesses touch: one progression whose constant stride is
+/// the struct, every access a constant offset whose bytes lie inside one struct. `key` names the array, the
+/// direction and the rest of the offset; `intervals` are the bytes of one struct touched, [start, end).
+struct FieldPattern {
+  std::string key;
+  std::vector<std::pair<int64_t, int64_t>> intervals;
+  Expr count;
+  bool write = false;
+  bool holes = false; ///< the intervals leave bytes of their span untouched (pos and mass, not vel between)
+};
+
+std::optional<FieldPattern> KernelAnalysis::fieldPattern(const FootprintGroup &group) const {
+  if (group.progressions.size() != 1 || group.offsets.empty())
+    return std::nullopt;
+  std::optional<int64_t> stride = group.progressions.front().stride.asConstant();
+  if (!stride || *stride <= 0)
+    return std::nullopt;
+  Poly rest = group.offsets.front();
+  if (auto constant = rest.terms.find({}); constant != rest.terms.end())
+    rest.terms.erase(constant);
+  FieldPattern pattern{group.pointer + (group.write ? " w " : " r ") + toExpr(rest).str() + " struct " +
+                           std::to_string(*stride),
+                       {},
+                       group.progressions.front().count,
+                       group.write};
+  for (const Poly &offset : group.offsets) {
+    std::optional<int64_t> start = (offset - rest).asConstant();
+    if (!start || *start < 0 || *start + group.elementBytes > *stride)
+      return std::nullopt;
+    pattern.intervals.push_back({*start, *start + group.elementBytes});
+  }
+  std::sort(pattern.intervals.begin(), pattern.intervals.end());
+  for (size_t i = 1, end = pattern.intervals.front().second; i < pattern.intervals.size(); ++i) {
+    pattern.holes = pattern.holes || pattern.intervals[i].first > static_cast<int64_t>(end);
+    end = std::max<size_t>(end, pattern.intervals[i].second);
+  }
+  return pattern;
+}
+
+/// The union of field patterns over one array: each byte of the struct counts once for every struct any
+/// pattern touches it in. Every pattern's positions are a prefix of the array (the first `count` structs),
+/// so a byte's structs are the longest of the prefixes that touch it.
+Expr fieldUnion(const std::vector<FieldPattern> &patterns) {
+  std::set<int64_t> cuts;
+  for (const FieldPattern &p : patterns)
+    for (const auto &[start, end] : p.intervals)
+      cuts.insert({start, end});
+  std::map<std::string, std::pair<int64_t, Expr>> bytesByCount;
+  for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
+    int64_t start = *it, end = *std::next(it);
+    std::optional<Expr> count;
+    for (const FieldPattern &p : patterns)
+      if (std::any_of(p.intervals.begin(), p.intervals.end(),
+                      [&](const auto &in) { return in.first <= start && end <= in.second; }))
+        count = count ? Expr::max(*count, p.count).simplified() : p.count;
+    if (!count)
+      continue;
+    auto &entry = bytesByCount.try_emplace(count->str(), 0, *count).first->second;
+    entry.first += end - start;
+  }
+  Expr total = Expr::integer(0);
+  for (const auto &[text, entry] : bytesByCount)
+    total = total + Expr::integer(entry.first) * entry.second;
+  return total.simplified();
+}
+
 void KernelAnalysis::splitGlobalIndices(std::map<std::string, FootprintGroup> &groups) {
   // Where a guard took one access's global index apart, or an access walks the blocks alone (the tid == 0
   // side of a branch, where the compiler folded threadIdx.x to 0), the unguarded global indices of the same
@@ -2411,6 +2478,22 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     Expr run, footprint, predicted;
   };
   std::map<std::string, UnitedBox> boxes;
+  // Fields of an array of structs touched by several groups, or with untouched bytes between them: united
+  // byte by byte (below), with each group's inflation of its predicted traffic added.
+  std::map<std::string, std::vector<FieldPattern>> structFields;
+  std::map<std::string, Expr> structInflation;
+  {
+    std::map<std::string, int> groupsPerStruct;
+    std::map<std::string, bool> holesPerStruct;
+    for (const auto &[key, group] : groups)
+      if (auto pattern = fieldPattern(group)) {
+        ++groupsPerStruct[pattern->key];
+        holesPerStruct[pattern->key] = holesPerStruct[pattern->key] || pattern->holes;
+      }
+    for (const auto &[key, count] : groupsPerStruct)
+      if (count > 1 || holesPerStruct[key])
+        structFields[key];
+  }
   // Each thread's contiguous stretches, by pointer, direction, the non-constant part of the offset and the
   // thread stride: [start, end) in bytes and the access.
   std::map<std::string, std::vector<std::tuple<int64_t, int64_t, size_t>>> stretches;
@@ -2560,6 +2643,12 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         predicted = (footprint * Expr::min(toExpr(*group.strideX), Expr::integer(32)) / Expr::integer(*constantRun))
                         .simplified();
     }
+    if (std::optional<FieldPattern> pattern = fieldPattern(group); pattern && structFields.count(pattern->key)) {
+      structFields[pattern->key].push_back(*pattern);
+      Expr &inflation = structInflation.try_emplace(pattern->key, Expr::integer(0)).first->second;
+      inflation = inflation + (predicted - footprint);
+      continue;
+    }
     if (!singleBox) {
       (group.write ? write : read) = *(group.write ? write : read) + footprint;
       (group.write ? predictedWrite : predictedRead) = *(group.write ? predictedWrite : predictedRead) + predicted;
@@ -2597,6 +2686,15 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             std::max(estimate.accesses[std::get<2>(list[i])].runBytes, end - std::get<0>(list[first]));
       first = last;
     }
+  }
+  for (const auto &[key, patterns] : structFields) {
+    if (patterns.empty())
+      continue;
+    bool isWrite = patterns.front().write;
+    Expr footprint = fieldUnion(patterns);
+    (isWrite ? write : read) = *(isWrite ? write : read) + footprint;
+    (isWrite ? predictedWrite : predictedRead) =
+        *(isWrite ? predictedWrite : predictedRead) + footprint + structInflation.at(key);
   }
   for (const auto &[key, box] : boxes) {
     (box.write ? write : read) = *(box.write ? write : read) + box.footprint;

@@ -772,9 +772,21 @@ Polynomial simplifyFunction(const Expr &e) {
     return Polynomial::atom(sa / sb); // even x / x stays: it is not 1 when x is 0
   }
   case Expr::Kind::Min:
-    return sa == sb ? a : Polynomial::atom(Expr::min(sa, sb));
-  case Expr::Kind::Max:
-    return sa == sb ? a : Polynomial::atom(Expr::max(sa, sb));
+  case Expr::Kind::Max: {
+    if (sa == sb)
+      return a;
+    // Absorption: max(a, min(a, b)) = a and min(a, max(a, b)) = a, whatever b is (the count of a prefix that
+    // covers a shorter prefix of the same positions).
+    Expr::Kind dual = e.kind() == Expr::Kind::Min ? Expr::Kind::Max : Expr::Kind::Min;
+    auto absorbs = [&](const Expr &outer, const Expr &inner) {
+      return inner.kind() == dual && (inner.lhs() == outer || inner.rhs() == outer);
+    };
+    if (absorbs(sa, sb))
+      return a;
+    if (absorbs(sb, sa))
+      return b;
+    return Polynomial::atom(e.kind() == Expr::Kind::Min ? Expr::min(sa, sb) : Expr::max(sa, sb));
+  }
   case Expr::Kind::CeilDiv:
     if (b.isConstant() && b.constantValue().isInteger() && b.constantValue().integer() == 1)
       return a;

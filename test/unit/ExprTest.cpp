@@ -159,6 +159,12 @@ TEST(ExprSimplify, FoldsConstantsAndCollectsLikeTerms) {
   EXPECT_EQ(Expr::parse("n - 2 * m").simplified().str(), "n - 2 * m");
   EXPECT_EQ(Expr::parse("min(n, n) + ceil_div(n, 1)").simplified().str(), "2 * n");
   EXPECT_EQ(Expr::parse("min(2 + 2, 5)").simplified().str(), "4");
+  // Absorption holds for any b; anything else stays as written.
+  EXPECT_EQ(Expr::parse("max(n, min(n, g * b))").simplified().str(), "n");
+  EXPECT_EQ(Expr::parse("max(min(b * g, n), n)").simplified().str(), "n");
+  EXPECT_EQ(Expr::parse("min(2 * n, max(n + n, m))").simplified().str(), "2 * n");
+  EXPECT_EQ(Expr::parse("max(n, min(m, g))").simplified().str(), "max(n, min(m, g))");
+  EXPECT_EQ(Expr::parse("max(n, max(n, g))").simplified().str(), "max(n, max(n, g))");
   EXPECT_EQ(Expr::parse("x / x").simplified().str(), "x / x");
   EXPECT_EQ(Expr::parse("0.5 * x + 0.5 * x").simplified().str(), "1.0 * x");
   EXPECT_EQ(Expr::parse("0 - 2 * m - n").simplified().str(), "-2 * m - n");
