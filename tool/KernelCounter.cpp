@@ -266,6 +266,10 @@ struct Constraint {
   Poly width;
   std::optional<Poly> lower, upper; ///< lower <= axis < upper
   int halvingAtom = -1;             ///< threadIdx < (halving loop variable)
+  /// A bound on one digit of the flat index `axis` (i = idx % n, j = idx / n) rather than on the index: the
+  /// digit (idx / digitBelow) % (the next divisor / digitBelow). guards() keeps these apart (digitGuards_).
+  std::optional<Poly> digitBelow;
+  std::vector<int> digitAtoms; ///< the quotient atoms the digit is written with (idx / n)
 };
 
 /// A test on the digits of one thread index that repeats every `period` threads (lane == 0 with
@@ -424,10 +428,13 @@ private:
   Poly toPoly(const llvm::SCEV *scev);
   Poly valueAtom(const llvm::Value *value);
   /// The progressions of index·i + Σ coefficient·(i / divisor) over i in [0, range): i's digits in the mixed
-  /// radix of the divisors (each dividing the next), each with its byte stride. nullopt when the divisors
-  /// do not nest.
+  /// radix of the divisors (each dividing the next), each with its byte stride. Guards on digits (if (col >
+  /// 0)) narrow theirs, and `shift` takes the bytes by which the first position moves. nullopt when the
+  /// divisors do not nest, or a guard is on none of the digits.
   std::optional<std::vector<Progression>> mixedRadix(const Poly &index, const std::map<int, Poly> &quotients,
-                                                     const Expr &range) const;
+                                                     const Expr &range,
+                                                     const std::vector<const Constraint *> &digitGuards,
+                                                     Poly &shift) const;
   /// The quotient atom numerator / den, where numerator is a thread index (or such a quotient) and den is
   /// invariant; nullopt otherwise.
   std::optional<Poly> quotientOf(const Poly &numerator, const Poly &den);
@@ -473,6 +480,14 @@ private:
   /// number of tiles, as for the ragged ends elsewhere).
   bool movesWithLoop(const llvm::ICmpInst *cmp);
   void compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out);
+  /// One digit of a flat global index as an affine form holds it: k * (idx / below - (above / below) * (idx /
+  /// above)), the top digit without the second term, the lowest with idx itself for idx / 1.
+  struct FlatDigit {
+    AxisKey axis;
+    Poly below, coeff, width;
+    std::vector<int> atoms;
+  };
+  std::optional<FlatDigit> flatDigit(const Linear &lin) const;
   const std::vector<Constraint> &guards(const llvm::BasicBlock *block);
   /// Adds an unmodelled branch condition of block to threadTests_.
   void recordThreadTest(const llvm::BasicBlock *block, const llvm::Value *cond, bool threadTest);
@@ -541,6 +556,11 @@ private:
   std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
   void splitGlobalIndices(std::map<std::string, struct FootprintGroup> &groups);
+  /// Adds group to groups under its key, joining the group with the same progressions.
+  void regroup(std::map<std::string, struct FootprintGroup> &groups, struct FootprintGroup group) const;
+  /// Boxes of one array that differ along one progression each from a centre box (the neighbours of a
+  /// stencil, each guarded to stay inside the grid) become one footprint: their union.
+  void uniteShiftedBoxes(std::map<std::string, struct FootprintGroup> &groups) const;
   std::optional<struct FieldPattern> fieldPattern(const struct FootprintGroup &group) const;
   /// The least value of a stride: a constant, or a positive multiple of launch dimensions (8 * blockDim.x,
   /// the step from one block to the next), which are at least 1; nullopt for anything else.
@@ -579,6 +599,9 @@ private:
   /// take; a block in `uncountable_` has another unmodelled branch too, and its counts stay unknown.
   std::map<const llvm::BasicBlock *, std::vector<DigitTest>> digitTests_;
   std::set<const llvm::BasicBlock *> uncountable_;
+  /// Guards on digits of a flat index (if (i % n > 0)), by block, and the first branch that makes one.
+  std::map<const llvm::BasicBlock *, std::vector<Constraint>> digitGuards_;
+  std::map<const llvm::BasicBlock *, const llvm::Instruction *> digitGuardBranches_;
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
   std::set<const llvm::PHINode *> visitingPhis_;
   std::vector<Unknown> unknowns_;
@@ -604,7 +627,9 @@ void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instructi
 
 std::optional<std::vector<Progression>> KernelAnalysis::mixedRadix(const Poly &index,
                                                                     const std::map<int, Poly> &quotients,
-                                                                    const Expr &range) const {
+                                                                    const Expr &range,
+                                                                    const std::vector<const Constraint *> &digitGuards,
+                                                                    Poly &shift) const {
   // Divisors from the smallest: each one a single term that divides the next.
   std::vector<std::pair<Poly, Poly>> levels; // divisor, coefficient
   for (const auto &[id, coeff] : quotients)
@@ -621,6 +646,7 @@ std::optional<std::vector<Progression>> KernelAnalysis::mixedRadix(const Poly &i
     sizes.push_back(divisor);
   }
   std::vector<Progression> digits;
+  size_t placed = 0; // digit guards on one of the digits
   for (size_t j = 0; j < sizes.size(); ++j) {
     // Digit j moves the index by D_j and quotient k (k <= j) by D_j / D_k.
     Poly stride = index * sizes[j];
@@ -628,9 +654,22 @@ std::optional<std::vector<Progression>> KernelAnalysis::mixedRadix(const Poly &i
       stride = stride + levels[k - 1].second * *divideByTerm(sizes[j], sizes[k]);
     Expr reach = Expr::ceilDiv(range, toExpr(sizes[j]));
     Expr count = j + 1 < sizes.size() ? Expr::min(toExpr(*divideByTerm(sizes[j + 1], sizes[j])), reach) : reach;
+    for (const Constraint *guard : digitGuards) {
+      if (!(*guard->digitBelow == sizes[j]))
+        continue;
+      ++placed;
+      if (guard->upper)
+        count = Expr::min(count, toExpr(*guard->upper));
+      if (guard->lower) {
+        count = count - toExpr(*guard->lower);
+        shift = shift + *guard->lower * stride;
+      }
+    }
     if (!stride.isZero())
       digits.push_back({stride, count.simplified()});
   }
+  if (placed != digitGuards.size())
+    return std::nullopt;
   return digits;
 }
 
@@ -1177,6 +1216,40 @@ Linear KernelAnalysis::decompose(const Poly &p) {
   return lin;
 }
 
+std::optional<KernelAnalysis::FlatDigit> KernelAnalysis::flatDigit(const Linear &lin) const {
+  if (lin.iters.empty())
+    return std::nullopt;
+  FlatDigit digit;
+  std::vector<std::pair<Poly, Poly>> terms; // divisor (1 for the index itself), coefficient
+  for (const auto &[id, coeff] : lin.iters) {
+    const Atom &atom = atoms_[id];
+    if (atom.kind != AtomKind::Quotient || (!terms.empty() && !(atom.quotientAxis == digit.axis)))
+      return std::nullopt;
+    digit.axis = atom.quotientAxis;
+    digit.width = *atom.quotientWidth;
+    digit.atoms.push_back(id);
+    terms.emplace_back(*atom.divisor, coeff);
+  }
+  for (const auto &[axis, coeff] : lin.axes) {
+    if (!(axis == digit.axis))
+      return std::nullopt;
+    terms.emplace_back(Poly::constant(1), coeff);
+  }
+  // Tests on the digits of a thread index alone (lane == 0) are lane tests (DigitTest), counted as such.
+  if (terms.size() > 2 || digit.axis.cta < 0)
+    return std::nullopt;
+  if (terms.size() == 2) {
+    if (!divideByTerm(terms[1].first, terms[0].first))
+      std::swap(terms[0], terms[1]);
+    std::optional<Poly> radix = divideByTerm(terms[1].first, terms[0].first);
+    if (!radix || !(terms[1].second == (terms[0].second * *radix).scaled(-1)))
+      return std::nullopt;
+  }
+  digit.below = terms[0].first;
+  digit.coeff = terms[0].second;
+  return digit;
+}
+
 void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out) {
   if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
     return;
@@ -1185,13 +1258,15 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
   if (!lhs.known || !rhs.known)
     return;
-  if (lhs.axes.empty() && !rhs.axes.empty()) {
+  if (lhs.axes.empty() && (!rhs.axes.empty() || (lhs.iters.empty() && !rhs.iters.empty()))) {
     std::swap(lhs, rhs);
     pred = llvm::CmpInst::getSwappedPredicate(pred);
   }
-  if (lhs.axes.size() != 1)
+  std::optional<FlatDigit> digit = rhs.axes.empty() && rhs.iters.empty() ? flatDigit(lhs) : std::nullopt;
+  if (lhs.axes.size() != 1 && !digit)
     return;
-  auto [axis, coeff] = *lhs.axes.begin();
+  auto [axis, coeff] = digit ? std::pair<AxisKey, Poly>(digit->axis, digit->coeff)
+                             : std::pair<AxisKey, Poly>(*lhs.axes.begin());
   // threadIdx.d < s, where s is the variable of a halving loop (tree reductions).
   if (lhs.iters.empty() && lhs.invariant.isZero() && coeff == Poly::constant(1) && axis.cta < 0 && rhs.axes.empty() &&
       rhs.iters.size() == 1 && rhs.invariant.isZero() && rhs.iters.begin()->second == Poly::constant(1) &&
@@ -1203,9 +1278,9 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
     out.push_back(c);
     return;
   }
-  if (!lhs.iters.empty() || !rhs.iters.empty() || !rhs.axes.empty())
+  if ((!lhs.iters.empty() && !digit) || !rhs.iters.empty() || !rhs.axes.empty())
     return;
-  Poly width = lhs.widths.count(axis) ? lhs.widths[axis] : Poly();
+  Poly width = digit ? digit->width : lhs.widths.count(axis) ? lhs.widths[axis] : Poly();
   Poly bound = rhs.invariant - lhs.invariant; // axis·k PRED bound
   Poly offset = lhs.invariant;
   // A scaled index (i = (blockIdx.x * blockDim.x + threadIdx.x) * 8; if (i < n)) bounds the axis by n / 8.
@@ -1225,6 +1300,10 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   Constraint c;
   c.axis = axis;
   c.width = width;
+  if (digit) {
+    c.digitBelow = digit->below;
+    c.digitAtoms = digit->atoms;
+  }
   switch (pred) {
   case llvm::CmpInst::ICMP_ULT:
   case llvm::CmpInst::ICMP_ULE:
@@ -1375,7 +1454,11 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
       if (dt_.dominates(edge, block)) {
         bool parameterTest = false;
         std::optional<Unmodelled> unmodelled;
+        size_t before = out.size();
         conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest, unmodelled);
+        if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
+                        [](const Constraint &c) { return c.digitBelow.has_value(); }))
+          digitGuardBranches_.try_emplace(block, branch);
         if (parameterTest && !guardsLoop(branch) && !returnsAtOnce(branch->getSuccessor(1 - s))) {
           if (!unmodelledBranches_.count(block))
             unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
@@ -1396,6 +1479,13 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
         break;
       }
     }
+  }
+  // Bounds on digits of a flat index narrow the footprint's digits (countMemory); the counts under them are
+  // not modelled.
+  auto digits = std::stable_partition(out.begin(), out.end(), [](const Constraint &c) { return !c.digitBelow; });
+  if (digits != out.end()) {
+    digitGuards_[block].assign(digits, out.end());
+    out.erase(digits, out.end());
   }
   return guards_[block] = std::move(out);
 }
@@ -1799,6 +1889,11 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     count.where = found->second.first;
     return count;
   };
+  if (auto digitGuarded = digitGuardBranches_.find(block); digitGuarded != digitGuardBranches_.end()) {
+    count.reason = "guard on a digit of a flat index (i % n, i / n) whose threads it does not count";
+    count.where = digitGuarded->second;
+    return count;
+  }
   // Lane tests alone among the unmodelled branches (if (lane == 0) after a warp reduction) are counted below.
   std::map<int, std::vector<DigitTest>> lanes;
   if (unmodelledBranches_.count(block)) {
@@ -2038,6 +2133,8 @@ struct FootprintGroup {
   /// A guard on threadIdx alone picked the first threads of every block (if (threadIdx.x < RADIUS)): the
   /// global index is taken apart into a thread and a block progression.
   bool splitByThreadGuard = false;
+  /// The union of several boxes around this one, the centre (uniteShiftedBoxes), where it is not one box.
+  std::optional<Expr> unitedFootprint;
 };
 
 std::string KernelAnalysis::progressionSignature(std::vector<Progression> &progressions) const {
@@ -2152,19 +2249,154 @@ void KernelAnalysis::splitGlobalIndices(std::map<std::string, FootprintGroup> &g
       }
       group.progressions = progressions;
     }
-    std::string regroupedKey = group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) +
-                               " " + progressionSignature(group.progressions);
-    auto [it, fresh] = regrouped.try_emplace(regroupedKey, group);
-    if (!fresh) {
-      it->second.offsets.insert(it->second.offsets.end(), group.offsets.begin(), group.offsets.end());
-      it->second.members.insert(it->second.members.end(), group.members.begin(), group.members.end());
-    }
+    regroup(regrouped, group);
   }
   groups = std::move(regrouped);
 }
 
+void KernelAnalysis::regroup(std::map<std::string, FootprintGroup> &groups, FootprintGroup group) const {
+  std::string key = group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) + " " +
+                    progressionSignature(group.progressions) + (group.unitedFootprint ? " united" : "");
+  auto [it, fresh] = groups.try_emplace(key, group);
+  if (!fresh) {
+    it->second.offsets.insert(it->second.offsets.end(), group.offsets.begin(), group.offsets.end());
+    it->second.members.insert(it->second.members.end(), group.members.begin(), group.members.end());
+  }
+}
+
+/// A neighbour box beside `centre`: over the same progressions, differing from it along one of them only (in
+/// its range, or shifted by a few positions). The dimension it differs along (none: the same box) and the
+/// shift, in positions.
+std::optional<std::pair<std::optional<size_t>, int64_t>> neighbourAlong(const FootprintGroup &centre,
+                                                                       const FootprintGroup &box) {
+  constexpr int64_t farthestShift = 16; // a stencil's reach: the ranges along the shift still meet
+  std::vector<size_t> differing;
+  for (size_t k = 0; k < centre.progressions.size(); ++k)
+    if (centre.progressions[k].count.str() != box.progressions[k].count.str())
+      differing.push_back(k);
+  Poly delta = box.offsets.front() - centre.offsets.front();
+  if (delta.isZero()) {
+    if (differing.size() > 1)
+      return std::nullopt;
+    return std::make_pair(differing.empty() ? std::nullopt : std::optional<size_t>(differing.front()), int64_t(0));
+  }
+  for (size_t k = 0; k < centre.progressions.size(); ++k)
+    if (std::optional<int64_t> shift = ratio(delta, centre.progressions[k].stride);
+        shift && std::llabs(*shift) <= farthestShift &&
+        (differing.empty() || (differing.size() == 1 && differing.front() == k)))
+      return std::make_pair(std::optional<size_t>(k), *shift);
+  return std::nullopt;
+}
+
+void KernelAnalysis::uniteShiftedBoxes(std::map<std::string, FootprintGroup> &groups) const {
+  // Boxes of one array, direction and element over the same strides, each at one offset.
+  std::map<std::string, std::vector<FootprintGroup>> sets;
+  std::map<std::string, FootprintGroup> united;
+  for (auto &[key, group] : groups) {
+    if (group.offsets.size() != 1 || group.progressions.empty()) {
+      united.emplace(key, std::move(group));
+      continue;
+    }
+    std::string strides;
+    for (const Progression &p : group.progressions)
+      strides += toExpr(p.stride).str() + (p.threadLoop ? " loop;" : ";");
+    sets[group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) + " " + strides]
+        .push_back(std::move(group));
+  }
+  for (auto &[key, boxes] : sets) {
+    // A centre every other box is a neighbour of: along each dimension, the neighbours' hull with the centre
+    // is an arm; the arms meet in the centre alone, so the union is the arms' sum less the centre counted
+    // once for each arm past the first (a five-point stencil whose guards keep it inside the grid).
+    size_t centre = 0;
+    std::vector<std::pair<std::optional<size_t>, int64_t>> along;
+    for (; centre < boxes.size(); ++centre) {
+      along.clear();
+      for (const FootprintGroup &box : boxes)
+        if (auto neighbour = neighbourAlong(boxes[centre], box))
+          along.push_back(*neighbour);
+      if (along.size() == boxes.size())
+        break;
+    }
+    if (boxes.size() < 2 || centre == boxes.size()) {
+      for (FootprintGroup &box : boxes)
+        regroup(united, std::move(box));
+      continue;
+    }
+    const FootprintGroup &middle = boxes[centre];
+    // dimension -> first position and the candidates for the end, relative to the centre; of two candidates
+    // a constant apart only the larger stays.
+    std::map<size_t, std::pair<int64_t, std::vector<Expr>>> extents;
+    for (size_t b = 0; b < boxes.size(); ++b) {
+      if (!along[b].first)
+        continue;
+      size_t k = *along[b].first;
+      int64_t shift = along[b].second;
+      auto &[first, ends] =
+          extents.try_emplace(k, 0, std::vector<Expr>{middle.progressions[k].count}).first->second;
+      first = std::min(first, shift);
+      Expr end = (Expr::integer(shift) + boxes[b].progressions[k].count).simplified();
+      bool covered = false;
+      for (Expr &known : ends)
+        if (Expr gap = (known - end).simplified(); gap.kind() == Expr::Kind::Integer) {
+          covered = true;
+          if (gap.integerValue() < 0)
+            known = end;
+        }
+      if (!covered)
+        ends.push_back(end);
+    }
+    std::map<size_t, std::pair<int64_t, Expr>> arms; // dimension -> (first position, end)
+    for (const auto &[k, extent] : extents) {
+      Expr end = extent.second.front();
+      for (size_t e = 1; e < extent.second.size(); ++e)
+        end = Expr::max(end, extent.second[e]);
+      arms.emplace(k, std::make_pair(extent.first, end.simplified()));
+    }
+    FootprintGroup merged = middle;
+    for (size_t b = 0; b < boxes.size(); ++b)
+      if (b != centre)
+        merged.members.insert(merged.members.end(), boxes[b].members.begin(), boxes[b].members.end());
+    auto volume = [&](std::optional<size_t> widened) {
+      Expr v = Expr::integer(merged.elementBytes);
+      for (size_t k = 0; k < middle.progressions.size(); ++k)
+        v = v * (widened == k ? (arms.at(k).second - Expr::integer(arms.at(k).first)) : middle.progressions[k].count);
+      return v;
+    };
+    if (arms.size() == 1) {
+      // One arm: a box, which later steps may still unite with others.
+      auto &[k, range] = *arms.begin();
+      merged.progressions[k].count = (range.second - Expr::integer(range.first)).simplified();
+      merged.offsets = {middle.offsets.front() + middle.progressions[k].stride.scaled(range.first)};
+    } else if (arms.size() > 1) {
+      Expr sum = Expr::integer(0);
+      for (const auto &[k, range] : arms)
+        sum = sum + volume(k);
+      merged.unitedFootprint =
+          (sum - Expr::integer(static_cast<int64_t>(arms.size()) - 1) * volume(std::nullopt)).simplified();
+    }
+    regroup(united, std::move(merged));
+  }
+  groups = std::move(united);
+}
+
 void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   std::map<std::string, FootprintGroup> groups;
+  // Where a guard bounds a digit of a flat index (if (idx % n < n - 1) u[idx + 1]), every access of that
+  // array along the index is taken apart into the same digits: the guarded neighbours and the unguarded
+  // centre are then boxes over the same progressions, which unite (uniteShiftedBoxes).
+  std::map<std::pair<const llvm::Value *, AxisKey>, std::set<int>> digitsOfArray;
+  for (llvm::BasicBlock &block : f_) {
+    guards(&block);
+    auto guarded = digitGuards_.find(&block);
+    if (guarded == digitGuards_.end())
+      continue;
+    for (llvm::Instruction &inst : block)
+      for (const Access &access : accessesOf(inst))
+        if (access.address)
+          for (const Constraint &c : guarded->second)
+            digitsOfArray[{llvm::getUnderlyingObject(access.address, 0), c.axis}].insert(c.digitAtoms.begin(),
+                                                                                        c.digitAtoms.end());
+  }
   bool readKnown = true, writeKnown = true;
   for (llvm::BasicBlock &block : f_) {
     for (llvm::Instruction &inst : block) {
@@ -2263,6 +2495,10 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           for (const auto &[id, coeff] : lin.iters)
             if (atoms_[id].kind == AtomKind::Quotient)
               quotients[atoms_[id].quotientAxis][id] = coeff;
+          for (const auto &[axis, coeff] : lin.axes)
+            if (auto digits = digitsOfArray.find({base, axis}); digits != digitsOfArray.end())
+              for (int id : digits->second)
+                quotients[axis].try_emplace(id, Poly());
           // threadIdx.x paired with blockIdx.x over a constant tile (256 * blockIdx.x + 32 * (tid % 8)) while
           // the thread's quotients stand apart: the thread index is a digit source of its own.
           for (const auto &[axis, byAtom] : quotients) {
@@ -2311,15 +2547,25 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               break;
             }
           }
+          const std::vector<Constraint> *digitGuards =
+              digitGuards_.count(&block) ? &digitGuards_.at(&block) : nullptr;
+          std::set<AxisKey> digitsTakenApart;
           for (auto &[axis, byAtom] : quotients) {
-            std::vector<const Constraint *> list;
+            std::vector<const Constraint *> list, onDigits;
             for (const Constraint &c : constraints)
               if (c.axis == axis && c.halvingAtom < 0)
                 list.push_back(&c);
+            if (digitGuards)
+              for (const Constraint &c : *digitGuards)
+                if (c.axis == axis)
+                  onDigits.push_back(&c);
             Poly index = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
             const Poly &width = *atoms_[byAtom.begin()->first].quotientWidth;
-            if (auto digits = mixedRadix(index, byAtom, rangeCount(axis, width, list)); digits &&
+            Poly shift;
+            if (auto digits = mixedRadix(index, byAtom, rangeCount(axis, width, list), onDigits, shift); digits &&
                 std::none_of(list.begin(), list.end(), [](const Constraint *c) { return c->lower.has_value(); })) {
+              digitsTakenApart.insert(axis);
+              lin.invariant = lin.invariant + shift;
               progressions.insert(progressions.end(), digits->begin(), digits->end());
               for (const auto &entry : byAtom)
                 lin.iters.erase(entry.first);
@@ -2337,6 +2583,14 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                 strideY = index;
               lin.axes.erase(axis);
             }
+          }
+          // A guard on a digit the address does not take apart (out[idx] under if (idx % n > 0)).
+          if (known && digitGuards && std::any_of(digitGuards->begin(), digitGuards->end(), [&](const Constraint &c) {
+                return !digitsTakenApart.count(c.axis);
+              })) {
+            known = false;
+            reason = "guard on a digit of a flat index (i % n, i / n) that the address does not follow";
+            where = digitGuardBranches_.at(&block);
           }
           for (const auto &[axis, coeff] : lin.axes) {
             Poly width = lin.widths.count(axis) ? lin.widths.at(axis) : Poly();
@@ -2470,6 +2724,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     }
   }
   splitGlobalIndices(groups);
+  uniteShiftedBoxes(groups);
 
   std::optional<Expr> read = Expr::integer(0), write = Expr::integer(0);
   std::optional<Expr> predictedRead = Expr::integer(0), predictedWrite = Expr::integer(0);
@@ -2596,6 +2851,10 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     for (const Expr &e : footprints)
       footprint = footprint + e;
     footprint = footprint.simplified();
+    if (group.unitedFootprint) {
+      footprint = *group.unitedFootprint;
+      singleBox = false;
+    }
     // The contiguous run each thread covers: the element, widened by a progression that steps by exactly one
     // element (a loop over consecutive elements, the float4 lanes of a vector loop).
     Expr run = Expr::integer(element);

@@ -775,6 +775,11 @@ Polynomial simplifyFunction(const Expr &e) {
   case Expr::Kind::Max: {
     if (sa == sb)
       return a;
+    // Operands a constant apart: the larger (or smaller) is known whatever the symbols are.
+    if (Polynomial gap = add(a, b, true); gap.isConstant()) {
+      bool aAbove = gap.constantValue().toDouble() > 0;
+      return (e.kind() == Expr::Kind::Max) == aAbove ? a : b;
+    }
     // Absorption: max(a, min(a, b)) = a and min(a, max(a, b)) = a, whatever b is (the count of a prefix that
     // covers a shorter prefix of the same positions).
     Expr::Kind dual = e.kind() == Expr::Kind::Min ? Expr::Kind::Max : Expr::Kind::Min;

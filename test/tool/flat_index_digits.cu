@@ -43,8 +43,8 @@ __global__ void upsample2x(const float *x, float *out, int planes, int h, int w)
 // CHECK: bytes.read {{.*}} = 4194304{{$}}
 // CHECK: bytes.write {{.*}} = 16777216{{$}}
 
-// A guard on a coordinate (the first `keep` rows) is not one the guards express: an unknown, never a
-// guard dropped in silence.
+// A guard on a digit of the flat index (the first `keep` rows): the footprint is the rows it keeps, 10 of
+// 100 columns each; how many threads pass is not counted, an unknown, never a guard dropped in silence.
 // RUN: roofcheck-lint %s --kernel first_rows --grid 100 --block 100 --arg cols=100 --arg keep=10 | FileCheck %s --check-prefix=ROWS
 __global__ void first_rows(const float *in, float *out, int cols, int keep) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -52,5 +52,6 @@ __global__ void first_rows(const float *in, float *out, int cols, int keep) {
     out[i] = 2.0f * in[i];
 }
 // ROWS: flops.total unknown
-// ROWS: bytes.read unknown
-// ROWS: unknown: guard on the thread coordinates it cannot express
+// ROWS: bytes.read 4 * min(ceil_div(blockDim.x * gridDim.x, cols), keep) * min(cols, blockDim.x * gridDim.x) = 4000{{$}}
+// ROWS: bytes.write {{.*}} = 4000{{$}}
+// ROWS: unknown: guard on a digit of a flat index (i % n, i / n) whose threads it does not count

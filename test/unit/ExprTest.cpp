@@ -165,6 +165,8 @@ TEST(ExprSimplify, FoldsConstantsAndCollectsLikeTerms) {
   EXPECT_EQ(Expr::parse("min(2 * n, max(n + n, m))").simplified().str(), "2 * n");
   EXPECT_EQ(Expr::parse("max(n, min(m, g))").simplified().str(), "max(n, min(m, g))");
   EXPECT_EQ(Expr::parse("max(n, max(n, g))").simplified().str(), "max(n, max(n, g))");
+  EXPECT_EQ(Expr::parse("max(min(n, g), min(n, g) - 1)").simplified().str(), "min(n, g)");
+  EXPECT_EQ(Expr::parse("min(n + 2, n - 1)").simplified().str(), "n - 1");
   EXPECT_EQ(Expr::parse("x / x").simplified().str(), "x / x");
   EXPECT_EQ(Expr::parse("0.5 * x + 0.5 * x").simplified().str(), "1.0 * x");
   EXPECT_EQ(Expr::parse("0 - 2 * m - n").simplified().str(), "-2 * m - n");
