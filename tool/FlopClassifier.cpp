@@ -275,4 +275,25 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   return flops;
 }
 
+std::string specialOperation(const llvm::Instruction &inst) {
+  auto typeName = [](llvm::Type *type) {
+    llvm::Type *scalar = type->getScalarType();
+    return scalar->isDoubleTy() ? ".f64" : scalar->isFloatTy() ? ".f32" : scalar->isHalfTy() ? ".f16" : ".bf16";
+  };
+  if (inst.getOpcode() == llvm::Instruction::FDiv)
+    return std::string("fdiv") + typeName(inst.getType());
+  if (inst.getOpcode() == llvm::Instruction::FRem)
+    return std::string("frem") + typeName(inst.getType());
+  auto *call = dyn_cast<llvm::CallInst>(&inst);
+  if (!call || isa<llvm::InlineAsm>(call->getCalledOperand()) || !call->getCalledFunction())
+    return "inline assembly";
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  if (name.consume_front("__nv_"))
+    return name.str();
+  if (name.consume_front("llvm.nvvm."))
+    return "nvvm " + name.str();
+  name.consume_front("llvm.");
+  return name.str();
+}
+
 } // namespace roofcheck::lint

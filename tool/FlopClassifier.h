@@ -21,6 +21,12 @@ using Flops = std::array<int64_t, BucketCount>;
 /// classify ("unresolved call to foo", "tensor-core operation ..."), empty when it classified everything.
 Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
 
+/// The name of the special operation `inst` is, for an instruction flopsOf puts in `special`: the math
+/// library function without its prefix (expf, sincos, fast_expf), the IR operation and type (fdiv.f32,
+/// sqrt.f64, nvvm rsqrt.approx.f), or "inline assembly". What Nsight Compute's FLOPs hold of each depends
+/// on how the compiler expands it.
+std::string specialOperation(const llvm::Instruction &inst);
+
 /// How a function of CUDA's math library (libdevice's `__nv_*`, without the prefix) counts: `special`, the
 /// FLOPs of an arithmetic function (fmaf = 2, fadd_rn = 1), none (a conversion, comparison, rounding or bit
 /// operation), or not a function it knows.

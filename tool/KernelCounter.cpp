@@ -2981,11 +2981,15 @@ KernelEstimate KernelAnalysis::run() {
   std::array<std::optional<Expr>, BucketCount> buckets;
   buckets.fill(Expr::integer(0));
   bool unresolvedCall = false;
+  std::map<std::string, Expr> specials;
   for (llvm::BasicBlock &block : f_) {
     Flops flops{};
+    std::map<std::string, int64_t> blockSpecials;
     for (llvm::Instruction &inst : block) {
       std::string unresolved;
       Flops f = flopsOf(inst, &unresolved);
+      if (f[Special])
+        blockSpecials[specialOperation(inst)] += f[Special];
       for (int b = 0; b < BucketCount; ++b) {
         flops[b] += f[b];
         estimate.doubleArithmetic = estimate.doubleArithmetic || (f[b] && inst.getType()->getScalarType()->isDoubleTy());
@@ -3011,6 +3015,11 @@ KernelEstimate KernelAnalysis::run() {
       else
         buckets[b] = *buckets[b] + Expr::integer(flops[b]) * *count.value;
     }
+    if (count.value)
+      for (const auto &[operation, lanes] : blockSpecials) {
+        Expr &total = specials.try_emplace(operation, Expr::integer(0)).first->second;
+        total = total + Expr::integer(lanes) * *count.value;
+      }
   }
   for (auto &b : buckets)
     if (b)
@@ -3023,6 +3032,9 @@ KernelEstimate KernelAnalysis::run() {
   estimate.bf16 = buckets[Bf16];
   estimate.tensor = buckets[Tensor];
   estimate.special = buckets[Special];
+  if (estimate.special)
+    for (const auto &[operation, count] : specials)
+      estimate.specialByOperation.emplace(operation, count.simplified());
   if (buckets[Fp64] && buckets[Fp32] && buckets[Fp16] && buckets[Bf16] && buckets[Tensor])
     estimate.total = (*buckets[Fp64] + *buckets[Fp32] + *buckets[Fp16] + *buckets[Bf16] + *buckets[Tensor]).simplified();
   countMemory(estimate);

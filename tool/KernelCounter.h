@@ -12,6 +12,7 @@
 #include "roofcheck/Expr.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,8 @@ struct KernelEstimate {
   KernelSource source;
   /// total, fp64, fp32, fp16, bf16, tensor, special; empty when unknown
   std::optional<Expr> total, fp64, fp32, fp16, bf16, tensor, special;
+  /// `special` by operation (specialOperation: expf, fdiv.f32, ...); empty when `special` is unknown.
+  std::map<std::string, Expr> specialByOperation;
   std::optional<Expr> read, write, predictedRead, predictedWrite;
   std::vector<CountedAccess> accesses;
   std::vector<Unknown> unknowns;

@@ -86,6 +86,8 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     k.flops = {quantity("flops.total", e.total),   quantity("flops.fp64", e.fp64), quantity("flops.fp32", e.fp32),
                quantity("flops.fp16", e.fp16),     quantity("flops.bf16", e.bf16), quantity("flops.tensor", e.tensor),
                quantity("flops.special", e.special)};
+    for (const auto &[operation, count] : e.specialByOperation)
+      k.flops.specialByOperation.emplace(operation, quantity(("flops.special." + operation).c_str(), count));
     std::optional<Expr> ideal, predicted;
     if (e.read && e.write)
       ideal = *e.read + *e.write;

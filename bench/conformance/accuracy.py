@@ -158,6 +158,20 @@ def ncu_flops(metrics):
     return total
 
 
+def read_expansions(path):
+    """special-expansions.sh's CSV: special operation (as lint names it: expf, fdiv.f32) -> Nsight Compute's
+    FLOPs for one of it, measured as the kernel's FLOPs over its threads (each applies the operation once)."""
+    table = {}
+    for row in read_ncu(path):
+        name = re.sub(r"^op_", "", row["mangled"].split("(")[0].split()[-1])
+        name = re.sub(r"_(f32|f64)$", r".\1", name)
+        threads = 1
+        for d in row["grid"] + row["block"]:
+            threads *= d
+        table[name] = ncu_flops(row["metrics"]) / threads
+    return table
+
+
 def read_launches(directory):
     launches = []
     for path in sorted(glob.glob(os.path.join(directory, "*.jsonl"))):
@@ -204,7 +218,7 @@ def within(a, b):
     return abs(a - b) <= TOLERANCE * max(abs(a), abs(b)) or a == b
 
 
-def compare(programs, corpus_tus, lint, static_dir, include_dirs, results):
+def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expansions):
     rows = []
     for program in programs:
         under = [tu for tu in corpus_tus.get(program["project"], []) if tu["file"].startswith(program["corpus_dir"])]
@@ -247,6 +261,12 @@ def compare(programs, corpus_tus, lint, static_dir, include_dirs, results):
             row["dram_read"] = ncu_row["metrics"].get("dram__bytes_read.sum")
             row["dram_write"] = ncu_row["metrics"].get("dram__bytes_write.sum")
             row["flops_agree"] = within(row["static_flops"], row["ncu_flops"])
+            # In Nsight Compute's convention: every special operation expanded as measured alone.
+            operations = kernel["flops"].get("special_operations", {})
+            if row["static_flops"] is not None and operations and all(op in expansions for op in operations):
+                row["static_flops_expanded"] = row["static_flops"] + sum(
+                    (evaluate(q["expr"], names) or 0) * expansions[op] for op, q in operations.items())
+                row["expanded_agree"] = within(row["static_flops_expanded"], row["ncu_flops"])
             row["bytes_agree"] = (None if hand.get("data_dependent") or row["hand_read"] is None
                                   or row["hand_write"] is None else
                                   bool(within(row["static_read"], row["hand_read"])
@@ -271,6 +291,9 @@ def markdown(rows):
         flops = {True: "=", False: "differs", None: "static unknown"}[r["flops_agree"]]
         if r["flops_agree"] is False and (r["static_special"] or 0) > 0 and r["ncu_flops"] > (r["static_flops"] or 0):
             flops = "special"
+            if "expanded_agree" in r:
+                flops = "special: %s expanded (%s)" % ("=" if r["expanded_agree"] else "differs",
+                                                        number(r["static_flops_expanded"]))
         bytes_verdict = {True: "=", False: "differs", None: "data-dependent" if r["hand"].get("data_dependent")
                          else "hand unknown"}[r["bytes_agree"]]
         out.append("| %s | `%s` | %s | %s | %s | %s / %s | %s / %s | %s | %s / %s |" % (
@@ -286,6 +309,11 @@ def markdown(rows):
                % (sum(r["bytes_agree"] for r in footprint), len(footprint)))
     out.append("FLOPs: static = ncu within 1%% on %d of %d kernels with a static count; %d kernels' static count "
                "unknown" % (sum(bool(r["flops_agree"]) for r in flops), len(flops), len(compared) - len(flops)))
+    expanded = [r for r in flops if r["flops_agree"] is False and "expanded_agree" in r]
+    out.append("FLOPs with special operations: static + their measured expansions = ncu within 1%% on %d of %d; "
+               "static = ncu or expanded = ncu on %d of %d kernels with a static count"
+               % (sum(r["expanded_agree"] for r in expanded), len(expanded),
+                  sum(bool(r["flops_agree"]) or bool(r.get("expanded_agree")) for r in flops), len(flops)))
     # The referee's referee: where the reads cannot come from L2 (over 64 MiB), DRAM reads are the footprint.
     large = [r for r in footprint if r["hand_read"] and r["hand_read"] > 64 << 20 and r["dram_read"]]
     out.append("hand read footprint within 2%% of ncu's DRAM reads on %d of %d kernels reading over 64 MiB"
@@ -303,6 +331,7 @@ def main():
     parser.add_argument("--include-dir", action="append", default=[],
                         help="a folder of toolkit headers this machine lacks (BabelStream needs nvml.h), last on "
                              "the include path")
+    parser.add_argument("--expansions", help="special-expansions.sh's CSV: special operations' FLOPs in ncu's terms")
     parser.add_argument("--markdown")
     parser.add_argument("--json")
     args = parser.parse_args()
@@ -328,7 +357,8 @@ def main():
     static_dir = os.path.join(args.static_dir or os.path.join(args.results, "static"), lint_id)
     os.makedirs(static_dir, exist_ok=True)
     rows = compare(programs, corpus_tus, os.path.abspath(args.lint), static_dir,
-                   [os.path.abspath(d) for d in args.include_dir], args.results)
+                   [os.path.abspath(d) for d in args.include_dir], args.results,
+                   read_expansions(args.expansions) if args.expansions else {})
     table = markdown(rows)
     sys.stdout.write(table)
     if args.markdown:

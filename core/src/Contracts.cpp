@@ -35,6 +35,13 @@ Json toJson(const Quantity &q) {
   return Json{{"expr", q.known() ? Json(q.expr) : Json(nullptr)}, {"value", optionalJson(q.value)}};
 }
 
+Json specialOperationsJson(const std::map<std::string, Quantity> &operations) {
+  Json out = Json::object();
+  for (const auto &[name, quantity] : operations)
+    out[name] = toJson(quantity);
+  return out;
+}
+
 Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
   FieldReader r = parent.object(key);
   Quantity q;
@@ -228,7 +235,8 @@ Json toJson(const StaticDocument &doc) {
                          {"fp16", toJson(k.flops.fp16)},
                          {"bf16", toJson(k.flops.bf16)},
                          {"tensor", toJson(k.flops.tensor)},
-                         {"special", toJson(k.flops.special)}}},
+                         {"special", toJson(k.flops.special)},
+                         {"special_operations", specialOperationsJson(k.flops.specialByOperation)}}},
                        {"bytes",
                         {{"read", toJson(k.bytes.read)},
                          {"write", toJson(k.bytes.write)},
@@ -274,7 +282,10 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
       k.params.push_back({intField(pr, "index"), pr.string("name"), pr.string("type"), nonNegativeInteger(pr, "size")});
     FieldReader fr = kr.object("flops");
     k.flops = {quantityFrom(fr, "total"), quantityFrom(fr, "fp64"), quantityFrom(fr, "fp32"), quantityFrom(fr, "fp16"),
-               quantityFrom(fr, "bf16"),  quantityFrom(fr, "tensor"), quantityFrom(fr, "special")};
+               quantityFrom(fr, "bf16"),  quantityFrom(fr, "tensor"), quantityFrom(fr, "special"), {}};
+    if (std::optional<FieldReader> operations = fr.optionalObject("special_operations"))
+      for (const auto &[name, value] : operations->json().items())
+        k.flops.specialByOperation.emplace(name, quantityFrom(*operations, name));
     FieldReader br = kr.object("bytes");
     k.bytes = {quantityFrom(br, "read"), quantityFrom(br, "write"), quantityFrom(br, "ideal"), quantityFrom(br, "predicted")};
     FieldReader ir = kr.object("intensity");

@@ -77,6 +77,22 @@ TEST(StaticContract, LibraryKernelsAreMarkedAndOlderFilesReadAsTheUsers) {
   EXPECT_NE(errorOf([&] { staticFromJson(json, "s.json"); }).find("library"), std::string::npos);
 }
 
+TEST(StaticContract, SpecialOperationsRoundTripAndOlderFilesHaveNone) {
+  StaticDocument doc = vectorAdd();
+  doc.kernels[0].flops.special = Quantity::of(Expr::parse("3 * n"));
+  doc.kernels[0].flops.specialByOperation = {{"expf", Quantity::of(Expr::parse("2 * n"))},
+                                             {"fdiv.f32", Quantity::of(Expr::parse("n"))}};
+  Json json = toJson(doc);
+  EXPECT_EQ(json["kernels"][0]["flops"]["special_operations"]["fdiv.f32"]["expr"], "n");
+  StaticKernel back = staticFromJson(json, "s.json").kernels[0];
+  ASSERT_EQ(back.flops.specialByOperation.size(), 2u);
+  EXPECT_EQ(back.flops.specialByOperation.at("expf").expr, "2 * n");
+  json["kernels"][0]["flops"].erase("special_operations");
+  EXPECT_TRUE(staticFromJson(json, "s.json").kernels[0].flops.specialByOperation.empty());
+  json["kernels"][0]["flops"]["special_operations"] = {{"expf", {{"expr", "-2"}, {"value", -2}}}};
+  EXPECT_NE(errorOf([&] { staticFromJson(json, "s.json"); }).find("special_operations.expf"), std::string::npos);
+}
+
 TEST(StaticContract, QuantityValuesAreFilledWhenBound) {
   Quantity q = Quantity::of(Expr::parse("2 * N * N * N"), {{"N", Number(int64_t{1024})}});
   EXPECT_EQ(q.expr, "2 * N * N * N");

@@ -56,6 +56,9 @@ struct KernelParam {
 
 struct FlopCounts {
   Quantity total, fp64, fp32, fp16, bf16, tensor, special;
+  /// `special` by operation (expf, fdiv.f32, sqrt.f64, ...): what each costs in Nsight Compute's FLOPs depends
+  /// on how the compiler expands it. Empty where `special` is unknown or zero.
+  std::map<std::string, Quantity> specialByOperation;
 };
 
 struct ByteCounts {
