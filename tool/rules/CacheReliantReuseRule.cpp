@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -17,6 +18,29 @@ std::vector<RuleOption> CacheReliantReuseRule::options() const {
            "with the launch bound (--grid/--block/--arg), report only kernels whose requested bytes are at "
            "least this many times their ideal bytes"}};
 }
+
+namespace {
+
+/// requested / ideal at a probe launch where the user bound nothing: up to 256 x 256 blocks of 32 x 8 threads
+/// and 4096 for every other size, large enough that a factor which grows with the sizes (a naive matrix
+/// product: hundreds) stands apart from one that does not (a matrix-vector product: about 2). A launch
+/// dimension the footprint does not move with is 1: the kernel would only repeat its work along it.
+std::optional<double> factorAtProbeLaunch(const Expr &requested, const Expr &ideal, const Bindings &bound) {
+  static const std::map<std::string, int64_t> launch = {{"blockDim.x", 32}, {"blockDim.y", 8}, {"blockDim.z", 1},
+                                                        {"gridDim.x", 256}, {"gridDim.y", 256}, {"gridDim.z", 1}};
+  std::set<std::string> moving = ideal.symbols();
+  Bindings probe = bound;
+  for (const Expr *e : {&requested, &ideal})
+    for (const std::string &name : e->symbols())
+      if (!probe.count(name))
+        probe[name] = Number(!launch.count(name) ? int64_t{4096} : moving.count(name) ? launch.at(name) : int64_t{1});
+  std::optional<double> r = valueUnder(requested, probe), i = valueUnder(ideal, probe);
+  if (!r || !i || *i <= 0)
+    return std::nullopt;
+  return *r / *i;
+}
+
+} // namespace
 
 void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettings &settings,
                                   std::vector<Finding> &out) const {
@@ -75,6 +99,9 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
     return; // no thread of this launch does the work
   } else if (!failure.empty()) {
     amount = "a multiple of its ideal bytes that the given launch cannot evaluate (" + failure + ")";
+  } else if (std::optional<double> factor = factorAtProbeLaunch(requested, ideal, context.bindings);
+             factor && *factor < settings.option(id(), options().front())) {
+    return; // reuse that stays small however large the sizes (x read once per row of a matrix-vector product)
   } else {
     amount = "a multiple of its ideal bytes that grows with the launch (bind --grid, --block and --arg for the "
              "factor)";

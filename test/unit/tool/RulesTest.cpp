@@ -107,6 +107,14 @@ TEST(CacheReliantReuseRule, NeedsALoadThatABlockDimensionRepeatsInALoop) {
             "every threadIdx.x of a block loads the same 'A' element, at each iteration of the loop at line 8");
   EXPECT_TRUE(check(rule, e, {{"n", Number(128)}}, {{"roofcheck-cache-reliant-reuse.min-reuse-factor", 100}}).empty());
   EXPECT_NE(check(rule, e).at(0).message.find("grows with the launch"), std::string::npos);
+  // Unbound, a factor that stays small however large the sizes is no finding: every row of a matrix-vector
+  // product reading x again requests 8 n^2 bytes against an ideal of 4 n^2 + 8 n, about 2x.
+  KernelEstimate gemv = e;
+  gemv.accesses[0].requested = gemv.accesses[1].requested = Expr::integer(4) * n * n;
+  gemv.read = Expr::integer(4) * n * n + Expr::integer(4) * n;
+  gemv.write = Expr::integer(4) * n;
+  EXPECT_TRUE(check(rule, gemv).empty());
+  EXPECT_EQ(check(rule, gemv, {}, {{"roofcheck-cache-reliant-reuse.min-reuse-factor", 1.5}}).size(), 1u);
 
   // Outside a loop, the same loads are no reuse left to the caches.
   e.accesses[0].loopLine = e.accesses[1].loopLine = 0;
