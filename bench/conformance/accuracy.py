@@ -161,6 +161,9 @@ def ncu_flops(metrics):
 def read_expansions(path):
     """special-expansions.sh's CSV: special operation (as lint names it: expf, fdiv.f32) -> Nsight Compute's
     FLOPs for one of it, measured as the kernel's FLOPs over its threads (each applies the operation once)."""
+    if not os.path.exists(path):
+        print("accuracy.py: error: no expansions file %s (special-expansions.sh writes it)" % path, file=sys.stderr)
+        sys.exit(2)
     table = {}
     for row in read_ncu(path):
         name = re.sub(r"^op_", "", row["mangled"].split("(")[0].split()[-1])
