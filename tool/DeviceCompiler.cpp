@@ -23,6 +23,10 @@
 #include "clang/Options/Options.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Option/ArgList.h"
@@ -233,8 +237,44 @@ void describeLibdeviceDeclarations(llvm::Module &module) {
   }
 }
 
+/// A copy of an object whose alignment is its size (`float4`, `int2`, `double2`: `const float4 p = d[i];`)
+/// out of or into memory that is not a local variable reads or writes the whole object: the source copies
+/// it, and nvcc's code moves it with one vector instruction (`ld.global.v4.f32` even when `.w` goes
+/// unused). SROA would take the copy apart into one load per field and drop the unused ones, so each such
+/// copy becomes one integer load of the whole object; the freeze between the load and its store keeps SROA
+/// from splitting the load along with the store (a freeze is no arithmetic and no memory access).
+void copyAlignedObjectsWhole(llvm::Module &module) {
+  auto isLocal = [](const llvm::Value *pointer) {
+    const llvm::Value *object = llvm::getUnderlyingObject(pointer);
+    const auto *argument = llvm::dyn_cast<llvm::Argument>(object);
+    return llvm::isa<llvm::AllocaInst>(object) || (argument && argument->hasByValAttr());
+  };
+  std::vector<llvm::MemCpyInst *> copies;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (auto *copy = llvm::dyn_cast<llvm::MemCpyInst>(&instruction)) {
+        const auto *length = llvm::dyn_cast<llvm::ConstantInt>(copy->getLength());
+        if (!length || copy->isVolatile())
+          continue;
+        uint64_t bytes = length->getZExtValue();
+        bool objectSized = (bytes == 8 || bytes == 16) && copy->getSourceAlign().valueOrOne().value() >= bytes &&
+                           copy->getDestAlign().valueOrOne().value() >= bytes;
+        if (objectSized && (!isLocal(copy->getSource()) || !isLocal(copy->getDest())))
+          copies.push_back(copy);
+      }
+  for (llvm::MemCpyInst *copy : copies) {
+    llvm::IRBuilder<> builder(copy);
+    uint64_t bytes = llvm::cast<llvm::ConstantInt>(copy->getLength())->getZExtValue();
+    llvm::Type *whole = builder.getIntNTy(unsigned(bytes * 8));
+    llvm::LoadInst *load = builder.CreateAlignedLoad(whole, copy->getSource(), copy->getSourceAlign());
+    builder.CreateAlignedStore(builder.CreateFreeze(load), copy->getDest(), copy->getDestAlign());
+    copy->eraseFromParent();
+  }
+}
+
 void simplifyForCounting(llvm::Module &module) {
   describeLibdeviceDeclarations(module);
+  copyAlignedObjectsWhole(module);
   // InstCombine sinks an instruction into the one branch that uses its result: a warp reduction's last add
   // would move under `if (lane == 0)` and count once a warp, where the source (and nvcc's code) runs it in
   // every thread. The counts follow the source: no sinking.
