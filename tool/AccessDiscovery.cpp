@@ -1,0 +1,146 @@
+// The global-memory accesses of an instruction, however they are spelled (loads and stores of any width,
+// atomics, memcpy, inline PTX), and what their addresses are relative to.
+#include "KernelAnalysis.h"
+#include "InlinePtx.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+namespace roofcheck::lint::counting {
+
+namespace {
+
+/// The call argument behind asm operand $N: outputs and inputs are numbered together, clobbers are not, and
+/// only inputs and indirect outputs are arguments of the call. Null for a direct output.
+const llvm::Value *asmOperand(const llvm::CallInst &call, const llvm::InlineAsm &asm_, int number) {
+  int operand = 0;
+  unsigned argument = 0;
+  for (const llvm::InlineAsm::ConstraintInfo &info : asm_.ParseConstraints()) {
+    if (info.Type == llvm::InlineAsm::isClobber)
+      continue;
+    bool isArgument = info.Type == llvm::InlineAsm::isInput || info.isIndirect;
+    if (operand == number)
+      return isArgument && argument < call.arg_size() ? call.getArgOperand(argument) : nullptr;
+    ++operand;
+    argument += isArgument;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instruction &inst) {
+  std::vector<Access> out;
+  auto add = [&](const char *kind, const llvm::Value *address, llvm::Type *type, int64_t bytes = 0) {
+    out.push_back({&inst, kind, address, bytes ? bytes : static_cast<int64_t>(dl_.getTypeStoreSize(type)), ""});
+  };
+  auto unknown = [&](const char *kind, std::string reason) {
+    out.push_back({&inst, kind, nullptr, 0, std::move(reason)});
+  };
+  if (auto *load = dyn_cast<llvm::LoadInst>(&inst))
+    add("load", load->getPointerOperand(), load->getType());
+  else if (auto *store = dyn_cast<llvm::StoreInst>(&inst))
+    add("store", store->getPointerOperand(), store->getValueOperand()->getType());
+  else if (auto *rmw = dyn_cast<llvm::AtomicRMWInst>(&inst))
+    add("atomic", rmw->getPointerOperand(), rmw->getValOperand()->getType());
+  else if (auto *xchg = dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+    add("atomic", xchg->getPointerOperand(), xchg->getNewValOperand()->getType());
+  else if (auto *transfer = dyn_cast<llvm::MemTransferInst>(&inst)) {
+    if (auto *length = dyn_cast<llvm::ConstantInt>(transfer->getLength())) {
+      add("load", transfer->getRawSource(), nullptr, length->getSExtValue());
+      add("store", transfer->getRawDest(), nullptr, length->getSExtValue());
+    } else if (!onChip(transfer->getRawSource()) || !onChip(transfer->getRawDest())) {
+      unknown("load", "memcpy of a length it cannot follow");
+      unknown("store", "memcpy of a length it cannot follow");
+    }
+  } else if (auto *set = dyn_cast<llvm::MemSetInst>(&inst)) {
+    if (auto *length = dyn_cast<llvm::ConstantInt>(set->getLength()))
+      add("store", set->getRawDest(), nullptr, length->getSExtValue());
+    else if (!onChip(set->getRawDest()))
+      unknown("store", "memset of a length it cannot follow");
+  } else if (auto *call = dyn_cast<llvm::CallInst>(&inst)) {
+    auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand());
+    if (!asm_)
+      return out;
+    for (const PtxMemoryOp &op : readInlinePtx(asm_->getAsmString().str()).memory) {
+      if (op.space != "global" && op.space != "generic")
+        continue; // shared, local, const, param: on chip
+      const char *kind = op.kind == PtxMemoryOp::Load ? "load" : op.kind == PtxMemoryOp::Store ? "store" : "atomic";
+      const llvm::Value *address = asmOperand(*call, *asm_, op.addressOperand);
+      // "l"(pointer) arrives as a pointer; "l"(__cvta_generic_to_global(p)) as an integer made from one.
+      if (auto *cast = dyn_cast_or_null<llvm::PtrToIntOperator>(address))
+        address = cast->getPointerOperand();
+      int64_t bytes = op.bytes;
+      if (!bytes && op.sizeOperand >= 0)
+        if (auto *size = dyn_cast_or_null<llvm::ConstantInt>(asmOperand(*call, *asm_, op.sizeOperand)))
+          bytes = size->getSExtValue();
+      if (op.tensorMap)
+        unknown(kind, "tensor-map copy in inline assembly (" + op.mnemonic + "): its box is in the tensor map");
+      else if (!address || !address->getType()->isPointerTy())
+        unknown(kind, "inline assembly address it cannot follow (" + op.mnemonic + ")");
+      else if (!bytes)
+        unknown(kind, "inline assembly of a size it cannot follow (" + op.mnemonic + ")");
+      else if (op.space == "global" || !onChip(address))
+        add(kind, address, nullptr, bytes);
+    }
+  }
+  return out;
+}
+
+const llvm::SCEV *KernelAnalysis::byteOffset(const llvm::Value *pointer) {
+  const llvm::SCEV *address = se_.getSCEV(const_cast<llvm::Value *>(pointer));
+  const llvm::SCEV *base = se_.getPointerBase(address);
+  const llvm::SCEV *offset = se_.getMinusSCEV(address, base);
+  auto *unknown = dyn_cast<llvm::SCEVUnknown>(base);
+  auto *cast = unknown ? dyn_cast<llvm::AddrSpaceCastOperator>(unknown->getValue()) : nullptr;
+  if (!cast || isa<llvm::SCEVCouldNotCompute>(offset))
+    return offset;
+  const llvm::SCEV *inner = byteOffset(cast->getPointerOperand());
+  if (isa<llvm::SCEVCouldNotCompute>(inner))
+    return inner;
+  llvm::Type *wide = se_.getWiderType(offset->getType(), inner->getType());
+  return se_.getAddExpr(se_.getNoopOrSignExtend(offset, wide), se_.getNoopOrSignExtend(inner, wide));
+}
+
+std::optional<std::string> KernelAnalysis::parameterField(const llvm::LoadInst *load) const {
+  if (!readsParameter(load))
+    return std::nullopt;
+  const llvm::Value *address = load->getPointerOperand();
+  llvm::APInt offset(dl_.getIndexTypeSizeInBits(address->getType()), 0);
+  const llvm::Value *object = address->stripAndAccumulateConstantOffsets(dl_, offset, true);
+  auto *arg = dyn_cast<llvm::Argument>(object);
+  if (!arg)
+    return std::nullopt;
+  return paramName(arg->getArgNo()) + "+" + std::to_string(offset.getSExtValue());
+}
+
+bool KernelAnalysis::onChip(const llvm::Value *pointer) {
+  unsigned space = pointer->getType()->getPointerAddressSpace();
+  if (space == AddressSpace::Shared || space == AddressSpace::Constant || space == AddressSpace::Local ||
+      space == AddressSpace::Param)
+    return true;
+  const llvm::Value *base = llvm::getUnderlyingObject(pointer, 0);
+  if (isa<llvm::AllocaInst>(base))
+    return true;
+  if (auto *arg = dyn_cast<llvm::Argument>(base))
+    return arg->hasByValAttr();
+  if (auto *global = dyn_cast<llvm::GlobalVariable>(base))
+    return global->getAddressSpace() == AddressSpace::Shared || global->getAddressSpace() == AddressSpace::Constant ||
+           global->getAddressSpace() == AddressSpace::Local;
+  return false;
+}
+
+std::array<bool, 3> KernelAnalysis::threadDependence(const Linear &lin) const {
+  std::array<bool, 3> depends{false, false, false};
+  for (const auto &[axis, coeff] : lin.axes)
+    if (axis.tid >= 0 && !coeff.isZero())
+      depends[axis.tid] = true;
+  for (const auto &[id, coeff] : lin.iters)
+    if (atoms_[id].kind == AtomKind::Quotient && atoms_[id].quotientAxis.tid >= 0)
+      depends[atoms_[id].quotientAxis.tid] = true;
+  return depends;
+}
+
+} // namespace roofcheck::lint::counting

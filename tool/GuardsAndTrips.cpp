@@ -1,0 +1,755 @@
+// Which threads run a block and how often: branch conditions as guards on thread axes, lane and digit tests,
+// loop models (trip counts), and the count of a block over the launch.
+#include "KernelAnalysis.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/ConstantRange.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+namespace roofcheck::lint::counting {
+
+void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out) {
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+    return;
+  llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
+  Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
+  Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
+  if (!lhs.known || !rhs.known)
+    return;
+  if (lhs.axes.empty() && (!rhs.axes.empty() || (lhs.iters.empty() && !rhs.iters.empty()))) {
+    std::swap(lhs, rhs);
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  std::optional<FlatDigit> digit = rhs.axes.empty() && rhs.iters.empty() ? flatDigit(lhs) : std::nullopt;
+  if (lhs.axes.size() != 1 && !digit)
+    return;
+  auto [axis, coeff] = digit ? std::pair<AxisKey, Poly>(digit->axis, digit->coeff)
+                             : std::pair<AxisKey, Poly>(*lhs.axes.begin());
+  // threadIdx.d < s, where s is the variable of a halving loop (tree reductions).
+  if (lhs.iters.empty() && lhs.invariant.isZero() && coeff == Poly::constant(1) && axis.cta < 0 && rhs.axes.empty() &&
+      rhs.iters.size() == 1 && rhs.invariant.isZero() && rhs.iters.begin()->second == Poly::constant(1) &&
+      atoms_[rhs.iters.begin()->first].kind == AtomKind::HalvingIV &&
+      (pred == llvm::CmpInst::ICMP_SLT || pred == llvm::CmpInst::ICMP_ULT)) {
+    Constraint c;
+    c.axis = axis;
+    c.halvingAtom = rhs.iters.begin()->first;
+    out.push_back(c);
+    return;
+  }
+  if ((!lhs.iters.empty() && !digit) || !rhs.iters.empty() || !rhs.axes.empty())
+    return;
+  Poly width = digit ? digit->width : lhs.widths.count(axis) ? lhs.widths[axis] : Poly();
+  Poly bound = rhs.invariant - lhs.invariant; // axis·k PRED bound
+  Poly offset = lhs.invariant;
+  // A scaled index (i = (blockIdx.x * blockDim.x + threadIdx.x) * 8; if (i < n)) bounds the axis by n / 8.
+  std::optional<int64_t> k = coeff.asConstant();
+  if (!k || *k == 0)
+    return;
+  if (*k < 0) {
+    if (!llvm::CmpInst::isSigned(pred) && !llvm::CmpInst::isEquality(pred))
+      return;
+    bound = bound.scaled(-1);
+    offset = offset.scaled(-1);
+    k = -*k;
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  auto floorDiv = [&](const Poly &p) { return *k == 1 ? p : opaque(toExpr(p) / Expr::integer(*k)); };
+  auto ceilDiv = [&](const Poly &p) { return *k == 1 ? p : opaque(Expr::ceilDiv(toExpr(p), Expr::integer(*k))); };
+  Constraint c;
+  c.axis = axis;
+  c.width = width;
+  if (digit) {
+    c.digitBelow = digit->below;
+    c.digitAtoms = digit->atoms;
+  }
+  switch (pred) {
+  case llvm::CmpInst::ICMP_ULT:
+  case llvm::CmpInst::ICMP_ULE:
+    // (axis·k + c) <u bound also says axis·k + c >= 0 (range checks folded by instcombine)
+    if (!offset.isZero())
+      c.lower = ceilDiv(offset.scaled(-1));
+    [[fallthrough]];
+  case llvm::CmpInst::ICMP_SLT:
+  case llvm::CmpInst::ICMP_SLE:
+    c.upper = pred == llvm::CmpInst::ICMP_SLE || pred == llvm::CmpInst::ICMP_ULE ? floorDiv(bound) + Poly::constant(1)
+                                                                                 : ceilDiv(bound);
+    break;
+  case llvm::CmpInst::ICMP_SGT:
+  case llvm::CmpInst::ICMP_UGT:
+    c.lower = floorDiv(bound) + Poly::constant(1);
+    break;
+  case llvm::CmpInst::ICMP_SGE:
+  case llvm::CmpInst::ICMP_UGE:
+    c.lower = ceilDiv(bound);
+    break;
+  case llvm::CmpInst::ICMP_EQ:
+    c.lower = ceilDiv(bound);
+    c.upper = floorDiv(bound) + Poly::constant(1);
+    break;
+  case llvm::CmpInst::ICMP_NE:
+    // index != 0 on an index that starts at 0 (instcombine's form of index > 0)
+    if (!bound.isZero())
+      return;
+    c.lower = Poly::constant(1);
+    break;
+  default:
+    return;
+  }
+  out.push_back(c);
+}
+
+void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
+                                          bool *parameterTest, std::optional<Unmodelled> &unmodelled, int depth) {
+  if (depth > 8)
+    return;
+  if (parameterOnly(cond, 0)) {
+    *parameterTest = true;
+    return;
+  }
+  auto note = [&](const llvm::Value *leaf) {
+    if (!unmodelled)
+      unmodelled = unmodelledTest(leaf);
+  };
+  if (auto *cmp = dyn_cast<llvm::ICmpInst>(cond)) {
+    size_t before = out.size();
+    compareConstraint(cmp, truth, out);
+    if (out.size() == before && !movesWithLoop(cmp))
+      note(cmp);
+    return;
+  }
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(cond)) {
+    if ((bin->getOpcode() == llvm::Instruction::And && truth) || (bin->getOpcode() == llvm::Instruction::Or && !truth)) {
+      conditionConstraints(bin->getOperand(0), truth, out, parameterTest, unmodelled, depth + 1);
+      conditionConstraints(bin->getOperand(1), truth, out, parameterTest, unmodelled, depth + 1);
+    } else if (auto *one = dyn_cast<llvm::ConstantInt>(bin->getOperand(1));
+               bin->getOpcode() == llvm::Instruction::Xor && one && one->isOne()) {
+      conditionConstraints(bin->getOperand(0), !truth, out, parameterTest, unmodelled, depth + 1);
+    } else {
+      note(bin); // one side of an || (or the negation of an &&): either may hold
+    }
+    return;
+  }
+  if (auto *select = dyn_cast<llvm::SelectInst>(cond)) {
+    bool split = false;
+    auto *constant = dyn_cast<llvm::ConstantInt>(select->getFalseValue());
+    if (constant && constant->isZero() && truth) { // c1 && c2
+      conditionConstraints(select->getCondition(), true, out, parameterTest, unmodelled, depth + 1);
+      conditionConstraints(select->getTrueValue(), true, out, parameterTest, unmodelled, depth + 1);
+      split = true;
+    }
+    constant = dyn_cast<llvm::ConstantInt>(select->getTrueValue());
+    if (constant && constant->isOne() && !truth) { // !(c1 || c2)
+      conditionConstraints(select->getCondition(), false, out, parameterTest, unmodelled, depth + 1);
+      conditionConstraints(select->getFalseValue(), false, out, parameterTest, unmodelled, depth + 1);
+      split = true;
+    }
+    if (!split)
+      note(select);
+    return;
+  }
+  note(cond);
+}
+
+
+bool KernelAnalysis::movesWithLoop(const llvm::ICmpInst *cmp) {
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+    return false;
+  Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
+  Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
+  // A quotient of a thread index (row = i / cols, lane = tid % 32) is no loop's variable.
+  auto loopVariable = [&](const Linear &side) {
+    return std::any_of(side.iters.begin(), side.iters.end(),
+                       [&](const auto &entry) { return atoms_[entry.first].kind != AtomKind::Quotient; });
+  };
+  if (lhs.known && rhs.known)
+    return loopVariable(lhs) || loopVariable(rhs);
+  // A test the expressions cannot write that still changes from trip to trip ((k + i) % 2 in a loop over k).
+  const llvm::Loop *loop = li_.getLoopFor(cmp->getParent());
+  return loop && (!se_.isLoopInvariant(se_.getSCEV(cmp->getOperand(0)), loop) ||
+                  !se_.isLoopInvariant(se_.getSCEV(cmp->getOperand(1)), loop));
+}
+
+std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const llvm::Value *cond) const {
+  std::set<const llvm::Value *> seen;
+  if (dependsOnMemory(cond, seen, 0))
+    return Unmodelled{"branch on values loaded from memory (the count depends on the data)",
+                      UnknownCause::DataDependentBranch};
+  seen.clear();
+  if (dependsOnThread(cond, seen, 0))
+    return Unmodelled{"guard on the thread coordinates it cannot express (a lane test, a rank over several "
+                      "dimensions)",
+                      UnknownCause::Analysis, true};
+  return std::nullopt;
+}
+
+const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *block) {
+  auto cached = guards_.find(block);
+  if (cached != guards_.end())
+    return cached->second;
+  std::vector<Constraint> out;
+  llvm::DomTreeNode *node = dt_.getNode(block);
+  for (llvm::DomTreeNode *up = node ? node->getIDom() : nullptr; up; up = up->getIDom()) {
+    llvm::BasicBlock *from = up->getBlock();
+    if (auto *select = dyn_cast<llvm::SwitchInst>(from->getTerminator())) {
+      for (const llvm::BasicBlock *target : llvm::successors(from))
+        if (llvm::BasicBlockEdge(from, target).isSingleEdge() && dt_.dominates(llvm::BasicBlockEdge(from, target), block) &&
+            parameterOnly(select->getCondition(), 0)) {
+          if (!unmodelledBranches_.count(block))
+            unmodelledBranches_[block] = {select, {"branch on a parameter value (the count depends on which side runs)"}};
+          threadTests_[block] = std::nullopt;
+          uncountable_.insert(block);
+        }
+      continue;
+    }
+    auto *branch = dyn_cast<llvm::BranchInst>(from->getTerminator());
+    if (!branch || !branch->isConditional() || branch->getSuccessor(0) == branch->getSuccessor(1))
+      continue;
+    // A loop's own exit test is the loop model's business, not a guard.
+    const llvm::Loop *loop = li_.getLoopFor(from);
+    bool loopExit = loop && loop->contains(block) && loop->isLoopExiting(from);
+    for (unsigned s = 0; s < 2; ++s) {
+      llvm::BasicBlockEdge edge(from, branch->getSuccessor(s));
+      if (dt_.dominates(edge, block)) {
+        bool parameterTest = false;
+        std::optional<Unmodelled> unmodelled;
+        size_t before = out.size();
+        conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest, unmodelled);
+        if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
+                        [](const Constraint &c) { return c.digitBelow.has_value(); }))
+          digitGuardBranches_.try_emplace(block, branch);
+        if (parameterTest && !guardsLoop(branch) && !returnsAtOnce(branch->getSuccessor(1 - s))) {
+          if (!unmodelledBranches_.count(block))
+            unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
+          threadTests_[block] = std::nullopt;
+          uncountable_.insert(block);
+        }
+        // The test that skips a loop it guards belongs to that loop (a data-dependent while loop is an unknown
+        // of its own).
+        if (unmodelled && !loopExit && !guardsLoop(branch)) {
+          if (!unmodelledBranches_.count(block))
+            unmodelledBranches_[block] = {branch, *unmodelled};
+          recordThreadTest(block, branch->getCondition(), unmodelled->threadTest);
+          if (std::optional<DigitTest> lane = digitTest(branch->getCondition(), s == 0))
+            digitTests_[block].push_back(*lane);
+          else
+            uncountable_.insert(block);
+        }
+        break;
+      }
+    }
+  }
+  // Bounds on digits of a flat index narrow the footprint's digits (countMemory); the counts under them are
+  // not modelled.
+  auto digits = std::stable_partition(out.begin(), out.end(), [](const Constraint &c) { return !c.digitBelow; });
+  if (digits != out.end()) {
+    digitGuards_[block].assign(digits, out.end());
+    out.erase(digits, out.end());
+  }
+  return guards_[block] = std::move(out);
+}
+
+void KernelAnalysis::recordThreadTest(const llvm::BasicBlock *block, const llvm::Value *cond, bool threadTest) {
+  auto [entry, fresh] = threadTests_.try_emplace(block, std::array<bool, 3>{false, false, false});
+  if (!entry->second)
+    return;
+  CoordinateUse use;
+  std::set<const llvm::Value *> seen;
+  collectCoordinates(cond, use, seen, 0);
+  if (!threadTest || use.block) {
+    entry->second = std::nullopt;
+    return;
+  }
+  for (int d = 0; d < 3; ++d)
+    (*entry->second)[d] = (*entry->second)[d] || use.thread[d];
+}
+
+bool KernelAnalysis::footprintIgnoresThreadTests(const llvm::BasicBlock *block,
+                                                 const std::array<bool, 3> &addressMovesWith) const {
+  auto tested = threadTests_.find(block);
+  if (tested == threadTests_.end() || !tested->second)
+    return false;
+  for (int d = 0; d < 3; ++d)
+    if ((*tested->second)[d] && addressMovesWith[d])
+      return false;
+  return true;
+}
+
+bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
+  if (depth > 12)
+    return false;
+  if (isa<llvm::Argument>(value) || isa<llvm::Constant>(value))
+    return true;
+  if (auto *call = dyn_cast<llvm::CallInst>(value)) {
+    const llvm::Function *callee = call->getCalledFunction();
+    return callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ntid.") ||
+                      callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.nctaid."));
+  }
+  auto *inst = dyn_cast<llvm::Instruction>(value);
+  if (!inst || isa<llvm::PHINode>(inst) || inst->mayReadFromMemory())
+    return false;
+  for (const llvm::Value *op : inst->operands())
+    if (!parameterOnly(op, depth + 1))
+      return false;
+  return true;
+}
+
+bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
+  for (const llvm::BasicBlock *successor : branch->successors())
+    for (const llvm::Loop *loop : li_.getLoopsInPreorder())
+      if ((loop->getLoopPreheader() == successor || loop->getHeader() == successor) &&
+          !loop->contains(branch->getParent()))
+        return testsLoopBound(branch, loop);
+  return false;
+}
+
+bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const {
+  auto *guard = branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
+  const llvm::BasicBlock *exiting = loop->getExitingBlock();
+  auto *exit = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
+  auto *test = exit && exit->isConditional() ? dyn_cast<llvm::ICmpInst>(exit->getCondition()) : nullptr;
+  // A test of parameters alone (`n / 16 > 0` folded to `n > 15`), of data (`nnz[row] > 0` in front of a loop
+  // to nnz[row], whose trip count is the unknown to report), or nothing to compare it with: taken to be the
+  // loop's own, as a rotated loop's guard is.
+  std::set<const llvm::Value *> seen;
+  if (!guard || !test || !se_.isSCEVable(guard->getOperand(0)->getType()) || parameterOnly(guard, 0) ||
+      dependsOnMemory(guard, seen, 0))
+    return true;
+  auto stripped = [&](const llvm::Value *v) {
+    const llvm::SCEV *s = se_.getSCEV(const_cast<llvm::Value *>(v));
+    while (auto *cast = dyn_cast<llvm::SCEVIntegralCastExpr>(s))
+      s = cast->getOperand();
+    return s;
+  };
+  // The guard of `for (i = a; i < n; ...)` compares a with n (or n with 0): it shares the loop's bound.
+  for (const llvm::Value *bound : test->operands())
+    if (se_.isSCEVable(bound->getType()) && se_.isLoopInvariant(se_.getSCEV(const_cast<llvm::Value *>(bound)), loop))
+      for (const llvm::Value *operand : guard->operands())
+        if (stripped(operand) == stripped(bound))
+          return true;
+  return false;
+}
+
+bool KernelAnalysis::returnsAtOnce(const llvm::BasicBlock *block) {
+  return isa<llvm::ReturnInst>(block->getTerminator()) && &*block->getFirstNonPHIOrDbg() == block->getTerminator();
+}
+
+
+bool KernelAnalysis::skipsLastTrip(const llvm::BasicBlock *block, const llvm::Loop *loop) const {
+  const llvm::BasicBlock *latch = loop->getLoopLatch();
+  auto *back = latch ? dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
+  if (!back || !back->isConditional() || block == latch)
+    return false;
+  unsigned stay = back->getSuccessor(0) == loop->getHeader() ? 0 : 1;
+  llvm::DomTreeNode *node = dt_.getNode(block);
+  for (llvm::DomTreeNode *up = node ? node->getIDom() : nullptr; up && loop->contains(up->getBlock());
+       up = up->getIDom()) {
+    auto *branch = dyn_cast<llvm::BranchInst>(up->getBlock()->getTerminator());
+    if (branch && branch->isConditional() && branch != back && branch->getCondition() == back->getCondition() &&
+        branch->getSuccessor(0) != branch->getSuccessor(1) &&
+        dt_.dominates(llvm::BasicBlockEdge(up->getBlock(), branch->getSuccessor(stay)), block))
+      return true;
+  }
+  return false;
+}
+
+const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
+  auto cached = loops_.find(loop);
+  if (cached != loops_.end())
+    return cached->second;
+  LoopModel model;
+  for (const llvm::Instruction &inst : *loop->getHeader())
+    if (inst.getDebugLoc()) {
+      model.where = &inst;
+      break;
+    }
+  model.iterAtom = iterAtom(loop).terms.begin()->first.front();
+  model.start = loop->getStartLoc().get();
+
+  // Tree reductions: for (s = start; s > 0; s >>= 1), first: ScalarEvolution counts the trips of a constant
+  // start, but a `threadIdx < s` guard inside makes the work per trip shrink with s.
+  if (llvm::BasicBlock *latch = loop->getLoopLatch()) {
+    for (const llvm::PHINode &phi : loop->getHeader()->phis()) {
+      auto *next = dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
+      if (!next || next->getOperand(0) != &phi)
+        continue;
+      auto *amount = dyn_cast<llvm::ConstantInt>(next->getOperand(1));
+      bool halves = amount && (((next->getOpcode() == llvm::Instruction::LShr || next->getOpcode() == llvm::Instruction::AShr) &&
+                                amount->isOne()) ||
+                               ((next->getOpcode() == llvm::Instruction::UDiv || next->getOpcode() == llvm::Instruction::SDiv) &&
+                                amount->equalsInt(2)));
+      if (!halves || phi.getNumIncomingValues() != 2)
+        continue;
+      unsigned entry = phi.getIncomingBlock(0) == latch ? 1 : 0;
+      if (loop->contains(phi.getIncomingBlock(entry)))
+        continue;
+      Poly start = toPoly(se_.getSCEV(phi.getIncomingValue(entry)));
+      if (!invariant(start))
+        continue;
+      halvingPhis_[&phi] = loop;
+      polys_.clear(); // SCEVs that saw this phi as an unknown value must now see the halving variable
+      model.kind = LoopModel::Halving;
+      model.halvingStart = start;
+      // Without a `threadIdx < s` guard every thread runs every trip: the trip count, where it has one.
+      if (const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop); !isa<llvm::SCEVCouldNotCompute>(taken))
+        if (Poly trips = toPoly(taken) + Poly::constant(1); invariant(trips))
+          model.trips = trips;
+      char key[64];
+      std::snprintf(key, sizeof key, "halving:%p", static_cast<const void *>(loop));
+      Atom atom = makeAtom(AtomKind::HalvingIV, -1, loop, Expr());
+      model.iterAtom = intern(key, atom);
+      return loops_[loop] = model;
+    }
+  }
+
+  const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop);
+  if (!isa<llvm::SCEVCouldNotCompute>(taken)) {
+    Poly trips = toPoly(taken) + Poly::constant(1);
+    // A rotated loop `for (k = 0; k < n; k += 16)` runs (n - 1) / 16 + 1 times once entered: ceil_div(n, 16).
+    if (auto *div = dyn_cast<llvm::SCEVUDivExpr>(taken)) {
+      auto *step = dyn_cast<llvm::SCEVConstant>(div->getRHS());
+      Poly numerator = toPoly(div->getLHS()) + Poly::constant(1);
+      if (step && !step->isZero() && invariant(numerator))
+        trips = opaque(Expr::ceilDiv(toExpr(numerator), Expr::integer(step->getAPInt().getSExtValue())));
+    }
+    Linear lin = decompose(trips);
+    if (lin.known && lin.axes.empty() && lin.iters.empty()) {
+      model.kind = LoopModel::Counted;
+      model.trips = trips;
+      return loops_[loop] = model;
+    }
+  }
+
+  // Block- and grid-stride loops: for (i = base + axis; i < bound; i += extent(axis)). Over all threads of
+  // the axis they visit every value of [base, bound) exactly once.
+  llvm::BasicBlock *exiting = loop->getExitingBlock();
+  auto *branch = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
+  auto *cmp = branch && branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
+  if (cmp && se_.isSCEVable(cmp->getOperand(0)->getType())) {
+    for (int side = 0; side < 2 && model.kind == LoopModel::Unknown; ++side) {
+      // `col < ncols` with an int column and an int64_t bound compares sext(col): look through the extension
+      // (indices do not overflow in a valid launch, as everywhere else).
+      const llvm::SCEV *tested = se_.getSCEV(cmp->getOperand(side));
+      while (auto *cast = dyn_cast<llvm::SCEVIntegralCastExpr>(tested))
+        tested = cast->getOperand();
+      auto *rec = dyn_cast<llvm::SCEVAddRecExpr>(tested);
+      const llvm::SCEV *other = se_.getSCEV(cmp->getOperand(1 - side));
+      if (!rec || rec->getLoop() != loop || !rec->isAffine() || !se_.isLoopInvariant(other, loop))
+        continue;
+      // The exit test may compare the induction variable or its next value: start from the header phi.
+      const llvm::SCEV *stepScev = rec->getStepRecurrence(se_);
+      const llvm::SCEVAddRecExpr *phiRec = nullptr;
+      for (llvm::PHINode &phi : loop->getHeader()->phis()) {
+        if (!se_.isSCEVable(phi.getType()))
+          continue;
+        auto *candidate = dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(&phi));
+        if (candidate && candidate->getLoop() == loop &&
+            (candidate == rec || se_.getAddExpr(candidate, stepScev) == rec)) {
+          phiRec = candidate;
+          break;
+        }
+      }
+      if (!phiRec)
+        continue;
+      Poly start = toPoly(phiRec->getStart()), step = toPoly(stepScev), bound = toPoly(other);
+      if (!invariant(bound) || !invariant(step))
+        continue;
+      for (const Poly &first : {start}) {
+        Linear lin = decompose(first);
+        if (!lin.known || lin.axes.size() != 1 || !lin.iters.empty() || !invariant(lin.invariant))
+          continue;
+        auto [axis, coeff] = *lin.axes.begin();
+        Poly width = lin.widths.count(axis) ? lin.widths[axis] : Poly();
+        std::optional<int64_t> scale = coeff.asConstant();
+        if (!scale || *scale <= 0)
+          continue;
+        // for (i = threadIdx.x; i < n; i += 256), launched with 256 threads or not: which values the threads
+        // visit is known (the footprint), how many trips each makes depends on blockDim (the count is not).
+        if (std::optional<int64_t> constantStep = step.asConstant(); *scale == 1 && constantStep &&
+                                                                    *constantStep > 0 && axis.cta < 0 &&
+                                                                    !(step == extent(axis, width))) {
+          model.kind = LoopModel::Strided;
+          model.step = *constantStep;
+          model.reason = "block-stride loop with a constant step that need not be blockDim (the trip count depends "
+                         "on both)";
+        } else if (step == extent(axis, width).scaled(*scale)) {
+          // Also scaled: for (y = 2 * threadIdx.x; y < n; y += 2 * blockDim.x), two values a thread a trip.
+          model.kind = LoopModel::Cover;
+          model.scale = *scale;
+        } else {
+          continue;
+        }
+        model.axis = axis;
+        model.width = width;
+        model.base = lin.invariant;
+        model.bound = bound;
+        return loops_[loop] = model;
+      }
+      // for (i = start; i < bound; i += step) with everything invariant, where ScalarEvolution gave up
+      // proving that i cannot wrap: ceil_div(bound - start, step) trips (the loop is entered).
+      llvm::CmpInst::Predicate pred = side == 0 ? cmp->getPredicate() : cmp->getSwappedPredicate();
+      if (branch->getSuccessor(0) != loop->getHeader() && !loop->contains(branch->getSuccessor(0)))
+        pred = llvm::CmpInst::getInversePredicate(pred); // the true edge leaves the loop
+      Linear startLin = decompose(start);
+      if (startLin.known && startLin.axes.empty() && startLin.iters.empty() && invariant(start)) {
+        std::optional<Expr> trips;
+        switch (pred) {
+        case llvm::CmpInst::ICMP_SLT:
+        case llvm::CmpInst::ICMP_ULT:
+        case llvm::CmpInst::ICMP_NE:
+          trips = Expr::ceilDiv(toExpr(bound - start), toExpr(step));
+          break;
+        case llvm::CmpInst::ICMP_SLE:
+        case llvm::CmpInst::ICMP_ULE:
+          trips = Expr::ceilDiv(toExpr(bound - start + Poly::constant(1)), toExpr(step));
+          break;
+        case llvm::CmpInst::ICMP_SGT:
+        case llvm::CmpInst::ICMP_UGT:
+          trips = Expr::ceilDiv(toExpr(start - bound), toExpr(step.scaled(-1)));
+          break;
+        case llvm::CmpInst::ICMP_SGE:
+        case llvm::CmpInst::ICMP_UGE:
+          trips = Expr::ceilDiv(toExpr(start - bound + Poly::constant(1)), toExpr(step.scaled(-1)));
+          break;
+        default:
+          break;
+        }
+        if (trips) {
+          model.kind = LoopModel::Counted;
+          model.trips = opaque(*trips);
+          return loops_[loop] = model;
+        }
+      }
+    }
+  }
+
+  std::set<const llvm::Value *> seen;
+  bool dataDependent = false;
+  if (branch && branch->isConditional())
+    dataDependent = dependsOnMemory(branch->getCondition(), seen, 0);
+  model.kind = LoopModel::Unknown;
+  model.cause = dataDependent ? UnknownCause::DataDependentLoop : UnknownCause::Analysis;
+  model.reason = dataDependent ? "data-dependent loop (trip count depends on values loaded from memory)"
+                               : "loop trip count it cannot determine";
+  return loops_[loop] = model;
+}
+
+Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints) {
+  Poly full = extent(axis, width);
+  std::optional<Expr> hi, lo;
+  bool constantUpper = false;
+  for (const Constraint *c : constraints) {
+    if (c->upper) {
+      Expr upper = toExpr(*c->upper);
+      constantUpper = constantUpper || c->upper->asConstant().has_value();
+      hi = hi ? Expr::min(*hi, upper) : upper;
+    }
+    if (c->lower) {
+      Expr lower = toExpr(*c->lower);
+      lo = lo ? Expr::max(*lo, lower) : lower;
+    }
+  }
+  // A constant bound (tid == 0, tid < 32) is taken to lie inside the launch: no min with the extent.
+  Expr upper = !hi ? toExpr(full) : constantUpper ? *hi : Expr::min(*hi, toExpr(full));
+  return (lo ? upper - *lo : upper).simplified();
+}
+
+/// Lane tests repeat within a warp or a few: longer periods are not listed.
+constexpr int64_t longestDigitPeriod = 4096;
+
+std::optional<DigitTest> KernelAnalysis::digitTest(const llvm::Value *cond, bool truth) {
+  auto *cmp = dyn_cast<llvm::ICmpInst>(cond);
+  if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy())
+    return std::nullopt;
+  Linear sides[2] = {decompose(toPoly(se_.getSCEV(cmp->getOperand(0)))),
+                     decompose(toPoly(se_.getSCEV(cmp->getOperand(1))))};
+  // Each side: a constant plus multiples of one threadIdx coordinate and of its quotients by constants.
+  std::optional<int> dim;
+  int64_t period = 1;
+  for (const Linear &side : sides) {
+    if (!side.known || !side.invariant.asConstant())
+      return std::nullopt;
+    for (const auto &[axis, coeff] : side.axes) {
+      if (axis.tid < 0 || axis.cta >= 0 || axis.outer >= 0 || !coeff.asConstant() || (dim && *dim != axis.tid))
+        return std::nullopt;
+      dim = axis.tid;
+    }
+    for (const auto &[id, coeff] : side.iters) {
+      const Atom &q = atoms_[id];
+      std::optional<int64_t> divisor = q.kind == AtomKind::Quotient ? q.divisor->asConstant() : std::nullopt;
+      if (!divisor || *divisor <= 0 || !coeff.asConstant() || q.quotientAxis.tid < 0 || q.quotientAxis.cta >= 0 ||
+          q.quotientAxis.outer >= 0 || (dim && *dim != q.quotientAxis.tid))
+        return std::nullopt;
+      dim = q.quotientAxis.tid;
+      period = std::lcm(period, *divisor);
+      if (period > longestDigitPeriod)
+        return std::nullopt;
+    }
+  }
+  if (!dim)
+    return std::nullopt;
+  auto valueAt = [&](const Linear &side, int64_t t) {
+    int64_t v = *side.invariant.asConstant();
+    for (const auto &[axis, coeff] : side.axes)
+      v += *coeff.asConstant() * t;
+    for (const auto &[id, coeff] : side.iters)
+      v += *coeff.asConstant() * (t / *atoms_[id].divisor->asConstant());
+    return v;
+  };
+  // Only a test that repeats (the remainder of the index, not the index itself) is a lane test.
+  for (const Linear &side : sides)
+    if (valueAt(side, period) != valueAt(side, 0))
+      return std::nullopt;
+  DigitTest test{*dim, period, std::vector<bool>(static_cast<size_t>(period))};
+  const unsigned bits = cmp->getOperand(0)->getType()->getIntegerBitWidth();
+  llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
+  for (int64_t r = 0; r < period; ++r) // compared as the instruction compares: at its width, signed or not
+    test.passes[r] = llvm::ICmpInst::compare(llvm::APInt(bits, valueAt(sides[0], r), true, true),
+                                             llvm::APInt(bits, valueAt(sides[1], r), true, true), pred);
+  return test;
+}
+
+std::optional<Expr> KernelAnalysis::digitCount(const Expr &extent, const std::vector<DigitTest> &tests) {
+  int64_t period = 1;
+  for (const DigitTest &t : tests)
+    if ((period = std::lcm(period, t.period)) > longestDigitPeriod)
+      return std::nullopt;
+  std::vector<bool> passes(static_cast<size_t>(period), true);
+  for (const DigitTest &t : tests)
+    for (int64_t r = 0; r < period; ++r)
+      passes[r] = passes[r] && t.passes[r % t.period];
+  // Whole periods each pass the same threads; the last, partial one passes those of each run of passing
+  // remainders [lo, hi) that it reaches.
+  Expr p = Expr::integer(period);
+  Expr rounds = extent / p, rest = extent - p * rounds;
+  int64_t perPeriod = std::count(passes.begin(), passes.end(), true);
+  Expr total = rounds * Expr::integer(perPeriod);
+  for (int64_t lo = 0; lo < period;) {
+    if (!passes[lo]) {
+      ++lo;
+      continue;
+    }
+    int64_t hi = lo;
+    while (hi < period && passes[hi])
+      ++hi;
+    total = total + Expr::min(Expr::max(rest - Expr::integer(lo), Expr::integer(0)), Expr::integer(hi - lo));
+    lo = hi;
+  }
+  return total.simplified();
+}
+
+Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
+  Count count;
+  const std::vector<Constraint> &constraints = guards(block);
+  auto unmodelled = [&] {
+    auto found = unmodelledBranches_.find(block);
+    count.reason = found->second.second.reason;
+    count.cause = found->second.second.cause;
+    count.where = found->second.first;
+    return count;
+  };
+  if (auto digitGuarded = digitGuardBranches_.find(block); digitGuarded != digitGuardBranches_.end()) {
+    count.reason = "guard on a digit of a flat index (i % n, i / n) whose threads it does not count";
+    count.where = digitGuarded->second;
+    return count;
+  }
+  // Lane tests alone among the unmodelled branches (if (lane == 0) after a warp reduction) are counted below.
+  std::map<int, std::vector<DigitTest>> lanes;
+  if (unmodelledBranches_.count(block)) {
+    if (uncountable_.count(block) || !digitTests_.count(block))
+      return unmodelled();
+    for (const DigitTest &test : digitTests_.at(block))
+      lanes[test.dim].push_back(test);
+  }
+  Expr factor = Expr::integer(1);
+  std::map<AxisKey, Expr> overrides;
+  for (const llvm::Loop *loop = li_.getLoopFor(block); loop; loop = loop->getParentLoop()) {
+    const LoopModel &model = loopModel(loop);
+    switch (model.kind) {
+    case LoopModel::Counted:
+      factor = factor * tripsReaching(block, loop);
+      break;
+    case LoopModel::Cover:
+      overrides[model.axis] = coverSpan(model);
+      break;
+    case LoopModel::Halving: {
+      const Constraint *guard = nullptr;
+      for (const Constraint &c : constraints)
+        if (c.halvingAtom == model.iterAtom)
+          guard = &c;
+      if (!guard && model.trips.isZero()) {
+        count.reason = "halving loop whose trip count has no closed form";
+        count.where = model.where;
+        count.at = model.start;
+        return count;
+      }
+      if (!guard) {
+        factor = factor * toExpr(model.trips);
+        break;
+      }
+      // threadIdx < s for s = start, start/2, ..., 1: start + start/2 + ... + 1 = 2*start - 1 threads
+      // (start a power of two no larger than the block, as tree reductions are written).
+      overrides[guard->axis] = toExpr(model.halvingStart.scaled(2) - Poly::constant(1));
+      break;
+    }
+    case LoopModel::Strided:
+    case LoopModel::Unknown:
+      count.reason = model.reason;
+      count.cause = model.cause;
+      count.where = model.where;
+      count.at = model.start;
+      return count;
+    }
+  }
+  std::set<int> used; // thread coordinates: threadIdx.d = d, blockIdx.e = 3 + e
+  auto coordinates = [](const AxisKey &axis) {
+    std::vector<int> c;
+    if (axis.tid >= 0)
+      c.push_back(axis.tid);
+    if (axis.cta >= 0)
+      c.push_back(3 + axis.cta);
+    if (axis.outer >= 0)
+      c.push_back(3 + axis.outer);
+    return c;
+  };
+  auto claim = [&](const AxisKey &axis) {
+    for (int c : coordinates(axis))
+      if (used.count(c))
+        return false;
+    for (int c : coordinates(axis))
+      used.insert(c);
+    return true;
+  };
+  Expr total = factor;
+  for (const auto &[axis, value] : overrides)
+    if (claim(axis))
+      total = total * value;
+  std::map<AxisKey, std::vector<const Constraint *>> byAxis;
+  std::map<AxisKey, Poly> widths;
+  for (const Constraint &c : constraints)
+    if (c.halvingAtom < 0 && !overrides.count(c.axis)) {
+      byAxis[c.axis].push_back(&c);
+      widths[c.axis] = c.width;
+    }
+  for (const auto &[axis, list] : byAxis)
+    if (claim(axis)) // a coordinate already bounded through another axis keeps that bound only
+      total = total * rangeCount(axis, widths[axis], list);
+  for (const auto &[dim, tests] : lanes) {
+    std::optional<Expr> passing = digitCount(toExpr(launchDim("blockDim", dim)), tests);
+    if (used.count(dim) || !passing) // a lane test beside another bound on the same coordinate
+      return unmodelled();
+    used.insert(dim);
+    total = total * *passing;
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (!used.count(d))
+      total = total * toExpr(launchDim("blockDim", d));
+    if (!used.count(3 + d))
+      total = total * toExpr(launchDim("gridDim", d));
+  }
+  count.value = total.simplified();
+  return count;
+}
+
+} // namespace roofcheck::lint::counting

@@ -1,0 +1,518 @@
+// The counting engine's shared parts (KernelCounter.h is its interface): the polynomials and affine forms that
+// addresses, bounds and trip counts become, the guards and loop models, and KernelAnalysis, whose work is
+// split by concern: AffineForms.cpp (values as polynomials, quotients, affine decomposition),
+// GuardsAndTrips.cpp (branch conditions as guards, loop trip counts, how many threads run a block),
+// AccessDiscovery.cpp (the memory accesses of an instruction and their addresses), Footprint.cpp (unique
+// footprint and predicted traffic per array), KernelCounter.cpp (the FLOPs of a kernel and the driver).
+#pragma once
+
+#include "KernelCounter.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+
+#include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofcheck::lint::counting {
+
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+/// NVPTX address spaces (the NVPTX back end's numbering).
+namespace AddressSpace {
+constexpr unsigned Shared = 3, Constant = 4, Local = 5, Param = 101;
+} // namespace AddressSpace
+
+/// Whether a load reads a kernel parameter: a field of a struct passed by value (CUTLASS's Params), which
+/// is a launch argument, not data.
+bool readsParameter(const llvm::LoadInst *load);
+
+/// Whether a load reads the data the kernel works on: not a parameter (a launch argument), not a local
+/// variable the optimiser left in memory (a struct it did not split, which holds what the thread computed).
+bool readsData(const llvm::LoadInst *load);
+
+/// Whether `value` is, or is computed from, a value that `leaf` accepts, looking at most `maxDepth` operands
+/// deep; `leaf` answers for the values it recognises (nullopt: look at the operands).
+bool reaches(const llvm::Value *value, const std::function<std::optional<bool>(const llvm::Value *)> &leaf,
+             std::set<const llvm::Value *> &seen, int depth, int maxDepth);
+
+bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth);
+
+/// The thread coordinates a value is computed from: which threadIdx dimensions (the lane id is x's low
+/// bits) and whether blockIdx takes part.
+struct CoordinateUse {
+  std::array<bool, 3> thread{false, false, false};
+  bool block = false;
+  bool any() const { return block || thread[0] || thread[1] || thread[2]; }
+};
+
+void collectCoordinates(const llvm::Value *value, CoordinateUse &use, std::set<const llvm::Value *> &seen, int depth);
+
+bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth);
+
+// ------------------------------------------------------------------------------------------------ Poly
+
+/// A polynomial with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,
+/// loop iteration numbers, opaque invariant expressions). Addresses and bounds are affine in the variable
+/// atoms, with coefficients that are polynomials in the invariant ones.
+using Monomial = std::vector<int>; // sorted atom ids
+
+struct Poly {
+  std::map<Monomial, int64_t> terms;
+
+  static Poly constant(int64_t c) {
+    Poly p;
+    if (c != 0)
+      p.terms[{}] = c;
+    return p;
+  }
+  static Poly atom(int id) {
+    Poly p;
+    p.terms[{id}] = 1;
+    return p;
+  }
+  bool isZero() const { return terms.empty(); }
+  std::optional<int64_t> asConstant() const {
+    if (terms.empty())
+      return 0;
+    if (terms.size() == 1 && terms.begin()->first.empty())
+      return terms.begin()->second;
+    return std::nullopt;
+  }
+  Poly operator+(const Poly &o) const {
+    Poly r = *this;
+    for (const auto &[m, c] : o.terms)
+      if ((r.terms[m] += c) == 0)
+        r.terms.erase(m);
+    return r;
+  }
+  Poly scaled(int64_t k) const {
+    Poly r;
+    if (k == 0)
+      return r;
+    for (const auto &[m, c] : terms)
+      r.terms[m] = c * k;
+    return r;
+  }
+  Poly operator-(const Poly &o) const { return *this + o.scaled(-1); }
+  Poly operator*(const Poly &o) const {
+    Poly r;
+    for (const auto &[ma, ca] : terms)
+      for (const auto &[mb, cb] : o.terms) {
+        Monomial m = ma;
+        m.insert(m.end(), mb.begin(), mb.end());
+        std::sort(m.begin(), m.end());
+        if ((r.terms[m] += ca * cb) == 0)
+          r.terms.erase(m);
+      }
+    return r;
+  }
+  bool operator==(const Poly &o) const { return terms == o.terms; }
+};
+
+/// k with a == k * b, if there is one.
+std::optional<int64_t> ratio(const Poly &a, const Poly &b);
+
+/// q with a == q * b where b is one term (c · monomial): every term of a holds b's atoms and a multiple of c.
+std::optional<Poly> divideByTerm(const Poly &a, const Poly &b);
+
+/// A thread axis: a threadIdx coordinate, a blockIdx coordinate, or the global index
+/// blockIdx.e * width + threadIdx.d (width is blockDim.d or a constant tile size), possibly over a grid
+/// flattened in two dimensions: (blockIdx.f * gridDim.e + blockIdx.e) * width + threadIdx.d.
+struct AxisKey {
+  int tid = -1, cta = -1;
+  int outer = -1; ///< the outer block dimension f of a flattened grid; -1 when none
+  bool operator<(const AxisKey &o) const { return std::tie(tid, cta, outer) < std::tie(o.tid, o.cta, o.outer); }
+  bool operator==(const AxisKey &o) const { return tid == o.tid && cta == o.cta && outer == o.outer; }
+};
+
+enum class AtomKind { Param, LaunchDim, ThreadIdx, BlockIdx, LoopIter, HalvingIV, Quotient, Opaque, Unknown };
+
+struct Atom {
+  AtomKind kind = AtomKind::Unknown;
+  int dim = -1;
+  const llvm::Loop *loop = nullptr;
+  Expr expr;
+  std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
+  const llvm::Instruction *where = nullptr;
+  // Quotient: axis / divisor (row = i / cols), the axis being the global or block index `quotientAxis`.
+  AxisKey quotientAxis;
+  std::shared_ptr<const Poly> quotientWidth, divisor;
+};
+
+Atom makeAtom(AtomKind kind, int dim, const llvm::Loop *loop, Expr expr);
+
+bool isVariable(AtomKind kind);
+
+/// An affine form: Σ coefficient·axis + Σ coefficient·iteration + invariant.
+struct Linear {
+  std::map<AxisKey, Poly> axes;
+  std::map<AxisKey, Poly> widths;
+  std::map<int, Poly> iters; ///< LoopIter / HalvingIV atom -> coefficient
+  Poly invariant;
+  bool known = true;
+  std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
+  const llvm::Instruction *where = nullptr;
+};
+
+struct Constraint {
+  AxisKey axis;
+  Poly width;
+  std::optional<Poly> lower, upper; ///< lower <= axis < upper
+  int halvingAtom = -1;             ///< threadIdx < (halving loop variable)
+  /// A bound on one digit of the flat index `axis` (i = idx % n, j = idx / n) rather than on the index: the
+  /// digit (idx / digitBelow) % (the next divisor / digitBelow). guards() keeps these apart (digitGuards_).
+  std::optional<Poly> digitBelow;
+  std::vector<int> digitAtoms; ///< the quotient atoms the digit is written with (idx / n)
+};
+
+/// A test on the digits of one thread index that repeats every `period` threads (lane == 0 with
+/// lane = threadIdx.x % 32; (threadIdx.x & 24) == 8): which remainders threadIdx.dim % period pass.
+struct DigitTest {
+  int dim = 0;
+  int64_t period = 1;
+  std::vector<bool> passes; ///< by remainder
+};
+
+struct LoopModel {
+  enum Kind { Counted, Cover, Strided, Halving, Unknown } kind = Unknown;
+  Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
+  AxisKey axis;     ///< Cover: the loop walks scale * (axis + k * extent(axis)) from base up to bound
+  Poly width, base, bound;
+  int64_t scale = 1;
+  int64_t step = 0; ///< Strided: as Cover, with a constant step in place of the axis's extent
+  Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
+  int iterAtom = -1;
+  std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
+  const llvm::Instruction *where = nullptr;
+  const llvm::DILocation *start = nullptr; ///< the loop statement, from the loop's metadata
+};
+
+struct Count {
+  std::optional<Expr> value;
+  std::string reason;
+  UnknownCause cause = UnknownCause::Analysis;
+  const llvm::Instruction *where = nullptr;
+  const llvm::DILocation *at = nullptr;
+};
+
+
+/// Whether a debug location's file is `file` as the command line named it (debug info may spell it
+/// relative to its compilation directory).
+bool isFile(const llvm::DILocation *loc, const std::string &file);
+
+/// A debug location's place; code inlined from another file (a CUDA or clang header) is reported at its
+/// call site in `preferredFile`, where the user wrote it, and named as the user named it.
+std::string locate(const llvm::DILocation *loc, int *line, int *column, const std::string &preferredFile);
+
+/// The source location of an instruction (see locate).
+std::string locationOf(const llvm::Instruction *inst, int *line, int *column, const std::string &preferredFile = "");
+
+
+/// One arithmetic progression of byte offsets: stride * k for k in [0, count).
+struct Progression {
+  Poly stride;
+  Expr count;
+  bool threadLoop = false; ///< the iterations of a loop each thread runs (not a thread or block axis)
+  /// A global index without a guard (blockIdx.x * width + threadIdx.x): the thread and block dimensions and
+  /// the width, so that it can be taken apart like one whose threads a guard picks (FootprintGroup).
+  int pairedTid = -1, pairedCta = -1;
+  Poly pairedWidth{};
+  bool guardedGlobal = false; ///< a global index whose range a guard on it bounds (i < n): not taken apart
+  bool blockOnly = false;     ///< blockIdx alone (the address of a block's thread 0, tid folded to 0)
+};
+
+struct FootprintGroup {
+  std::string pointer;
+  bool write = false;
+  std::vector<Progression> progressions;
+  int64_t elementBytes = 0;
+  std::vector<Poly> offsets;
+  std::optional<Poly> strideX; ///< coefficient of threadIdx.x in bytes; empty: 0
+  std::vector<size_t> members; ///< indices into KernelEstimate::accesses
+  /// A guard on threadIdx alone picked the first threads of every block (if (threadIdx.x < RADIUS)): the
+  /// global index is taken apart into a thread and a block progression.
+  bool splitByThreadGuard = false;
+  /// The union of several boxes around this one, the centre (uniteShiftedBoxes), where it is not one box.
+  std::optional<Expr> unitedFootprint;
+};
+
+/// The fields of an array of structs that a group's accesses touch: one progression whose constant stride is
+/// the struct, every access a constant offset whose bytes lie inside one struct. `key` names the array, the
+/// direction and the rest of the offset; `intervals` are the bytes of one struct touched, [start, end).
+struct FieldPattern {
+  std::string key;
+  std::vector<std::pair<int64_t, int64_t>> intervals;
+  Expr count;
+  bool write = false;
+  bool holes = false; ///< the intervals leave bytes of their span untouched (pos and mass, not vel between)
+};
+
+class KernelAnalysis {
+public:
+  KernelAnalysis(llvm::Function &function, const KernelSource &source, llvm::FunctionAnalysisManager &fam)
+      : f_(function), source_(source), se_(fam.getResult<llvm::ScalarEvolutionAnalysis>(function)),
+        dt_(fam.getResult<llvm::DominatorTreeAnalysis>(function)), li_(fam.getResult<llvm::LoopAnalysis>(function)),
+        dl_(function.getParent()->getDataLayout()) {}
+
+  KernelEstimate run();
+
+private:
+  // atoms
+  int intern(const std::string &key, Atom atom) {
+    auto found = atomIds_.find(key);
+    if (found != atomIds_.end())
+      return found->second;
+    atoms_.push_back(std::move(atom));
+    return atomIds_[key] = static_cast<int>(atoms_.size()) - 1;
+  }
+  Poly launchDim(const char *what, int dim) {
+    std::string name = std::string(what) + "." + "xyz"[dim];
+    Atom atom = makeAtom(AtomKind::LaunchDim, dim, nullptr, Expr::symbol(name));
+    return Poly::atom(intern("launch:" + name, atom));
+  }
+  Poly unknownAtom(const std::string &reason, const llvm::Value *value,
+                   UnknownCause cause = UnknownCause::Analysis) {
+    Atom atom;
+    atom.kind = AtomKind::Unknown;
+    atom.reason = reason;
+    atom.cause = cause;
+    atom.where = dyn_cast_or_null<llvm::Instruction>(value);
+    char key[64];
+    std::snprintf(key, sizeof key, "unknown:%p", static_cast<const void *>(value));
+    return Poly::atom(intern(key + reason, atom));
+  }
+  Poly opaque(const Expr &expr) {
+    Expr simple = expr.simplified();
+    if (simple.kind() == Expr::Kind::Integer)
+      return Poly::constant(simple.integerValue());
+    Atom atom = makeAtom(AtomKind::Opaque, -1, nullptr, simple);
+    return Poly::atom(intern("opaque:" + simple.str(), atom));
+  }
+  Poly iterAtom(const llvm::Loop *loop) {
+    char key[64];
+    std::snprintf(key, sizeof key, "iter:%p", static_cast<const void *>(loop));
+    Atom atom = makeAtom(AtomKind::LoopIter, -1, loop, Expr());
+    return Poly::atom(intern(key, atom));
+  }
+
+  bool invariant(const Poly &p) const {
+    for (const auto &[m, c] : p.terms)
+      for (int id : m)
+        if (atoms_[id].kind != AtomKind::Param && atoms_[id].kind != AtomKind::LaunchDim &&
+            atoms_[id].kind != AtomKind::Opaque)
+          return false;
+    return true;
+  }
+  Expr toExpr(const Poly &p) const {
+    Expr sum;
+    bool first = true;
+    for (const auto &[m, c] : p.terms) {
+      Expr term = Expr::integer(c);
+      for (int id : m)
+        term = term * atoms_[id].expr;
+      sum = first ? term : sum + term;
+      first = false;
+    }
+    return sum.simplified();
+  }
+
+  Poly toPoly(const llvm::SCEV *scev);
+  Poly valueAtom(const llvm::Value *value);
+  /// The progressions of index·i + Σ coefficient·(i / divisor) over i in [0, range): i's digits in the mixed
+  /// radix of the divisors (each dividing the next), each with its byte stride. Guards on digits (if (col >
+  /// 0)) narrow theirs, and `shift` takes the bytes by which the first position moves. nullopt when the
+  /// divisors do not nest, or a guard is on none of the digits.
+  std::optional<std::vector<Progression>> mixedRadix(const Poly &index, const std::map<int, Poly> &quotients,
+                                                     const Expr &range,
+                                                     const std::vector<const Constraint *> &digitGuards,
+                                                     Poly &shift) const;
+  /// The quotient atom numerator / den, where numerator is a thread index (or such a quotient) and den is
+  /// invariant; nullopt otherwise.
+  std::optional<Poly> quotientOf(const Poly &numerator, const Poly &den);
+  /// numerator / den for one axis (or a quotient of one) with coefficient 1.
+  std::optional<Poly> axisQuotient(const Poly &numerator, const Poly &den);
+  /// numerator / den for a thread index flattened over dimensions, taken apart into per-dimension quotients.
+  std::optional<Poly> flattenedQuotient(const Poly &numerator, const Poly &den);
+  /// numerator / den for a constant den, where the numerator's variable terms divide exactly or are block
+  /// coordinates with sizes for coefficients; nullopt otherwise.
+  std::optional<Poly> scaledQuotient(const Poly &numerator, int64_t den);
+  /// `k = n / c; if (k == 0) k = 1;` as a select of invariant values: max(n / c, 1); nullopt otherwise.
+  std::optional<Poly> atLeastOneQuotient(const llvm::SelectInst *select);
+  /// numerator / den as the source divides it (a division or a right shift): a formula of sizes, a
+  /// quotient of a thread index, or a scaled block offset.
+  std::optional<Poly> divided(const Poly &numerator, const Poly &den);
+  /// The value of narrow arithmetic over truncated operands (16 * trunc(y) + trunc(x)) at full width, before
+  /// it wraps; nullopt for anything else.
+  std::optional<Poly> untruncated(const llvm::SCEV *narrow);
+  Linear decompose(const Poly &p);
+  Poly extent(const AxisKey &axis, const Poly &width) {
+    if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
+      return launchDim("gridDim", axis.outer) * launchDim("gridDim", axis.cta) * width;
+    if (axis.tid >= 0 && axis.cta >= 0)
+      return launchDim("gridDim", axis.cta) * width;
+    if (axis.tid >= 0)
+      return launchDim("blockDim", axis.tid);
+    return launchDim("gridDim", axis.cta);
+  }
+
+  /// A branch condition the guards cannot express: why, and whose doing it is.
+  struct Unmodelled {
+    std::string reason;
+    UnknownCause cause = UnknownCause::Analysis;
+    bool threadTest = false; ///< it tests thread coordinates (not data, not parameters)
+  };
+  void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out, bool *parameterTest,
+                            std::optional<Unmodelled> &unmodelled, int depth = 0);
+  /// Why a condition that gave no constraint still decides which threads run: it tests values loaded from
+  /// memory, or thread coordinates in a form the guards cannot express; empty when it does neither.
+  std::optional<Unmodelled> unmodelledTest(const llvm::Value *cond) const;
+  /// A bound on a thread coordinate that moves with a loop (`t + tx < n` in a tiled loop): taken to trim
+  /// only the last, partial tile, so not a guard of its own (the count is exact when the size is a whole
+  /// number of tiles, as for the ragged ends elsewhere).
+  bool movesWithLoop(const llvm::ICmpInst *cmp);
+  void compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out);
+  /// One digit of a flat global index as an affine form holds it: k * (idx / below - (above / below) * (idx /
+  /// above)), the top digit without the second term, the lowest with idx itself for idx / 1.
+  struct FlatDigit {
+    AxisKey axis;
+    Poly below, coeff, width;
+    std::vector<int> atoms;
+  };
+  std::optional<FlatDigit> flatDigit(const Linear &lin) const;
+  const std::vector<Constraint> &guards(const llvm::BasicBlock *block);
+  /// Adds an unmodelled branch condition of block to threadTests_.
+  void recordThreadTest(const llvm::BasicBlock *block, const llvm::Value *cond, bool threadTest);
+  /// Whether the footprint of an address with these thread dependences is the same whichever threads of a
+  /// block the block's unmodelled branches let through: they test only threadIdx dimensions the address does
+  /// not move with (`if (lane == 0) y[row] = s`, `if (tx == 0 && ty == 0) out[blockIdx.x] = s`).
+  bool footprintIgnoresThreadTests(const llvm::BasicBlock *block, const std::array<bool, 3> &addressMovesWith) const;
+  /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
+  bool parameterOnly(const llvm::Value *value, int depth) const;
+  /// The branch that skips a loop when it would run zero times (its trip count already says so).
+  bool guardsLoop(const llvm::BranchInst *branch) const;
+  /// Whether a branch in front of loop is the test that skips it when it would run zero times: a test of
+  /// parameters alone, or one that shares the loop's bound (`if (ib >= n) return;` of a thread in front of
+  /// `for (l = 0; l < 4; ++l)` is not).
+  bool testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const;
+  /// An early exit: the block only returns.
+  static bool returnsAtOnce(const llvm::BasicBlock *block);
+  /// The lane test a branch condition is, on the side `truth`; nullopt for anything else.
+  std::optional<DigitTest> digitTest(const llvm::Value *cond, bool truth);
+  /// How many of a block's threads along a dimension of `extent` threads pass all of `tests`, as an
+  /// expression; nullopt where their periods together are too long to list.
+  static std::optional<Expr> digitCount(const Expr &extent, const std::vector<DigitTest> &tests);
+  /// Whether `block` runs only where its loop goes round again: a guard that is the loop's own continuation
+  /// test (`do { k += 8; if (k < K) prefetch(k); ... } while (k < K);`, the next tile of a pipelined loop).
+  bool skipsLastTrip(const llvm::BasicBlock *block, const llvm::Loop *loop) const;
+  /// The trips of a counted loop on which `block` runs.
+  Expr tripsReaching(const llvm::BasicBlock *block, const llvm::Loop *loop) {
+    Poly trips = loopModel(loop).trips;
+    return toExpr(skipsLastTrip(block, loop) ? trips - Poly::constant(1) : trips);
+  }
+  const LoopModel &loopModel(const llvm::Loop *loop);
+  /// How many values a Cover loop visits over all threads of its axis.
+  Expr coverSpan(const LoopModel &walk) const {
+    Expr span = toExpr(walk.bound - walk.base);
+    return walk.scale == 1 ? span : Expr::ceilDiv(span, Expr::integer(walk.scale)).simplified();
+  }
+  Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
+  Count countBlock(const llvm::BasicBlock *block);
+  void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr,
+                  UnknownCause cause = UnknownCause::Analysis);
+
+  struct Access {
+    const llvm::Instruction *inst;
+    std::string kind; // load, store, atomic
+    const llvm::Value *address;
+    int64_t bytes;
+    std::string unknown; ///< why the access cannot be counted; empty when it can
+  };
+  std::vector<Access> accessesOf(const llvm::Instruction &inst);
+  /// The address's offset in bytes from the object it points into (a parameter, a global), through address
+  /// space casts (__ldg reads through a global-space cast of a generic pointer, which ScalarEvolution treats
+  /// as a new base).
+  const llvm::SCEV *byteOffset(const llvm::Value *pointer);
+  /// Whether a pointer addresses on-chip memory (shared, constant, local, a by-value parameter).
+  static bool onChip(const llvm::Value *pointer);
+  /// The name of a pointer loaded from a fixed place in a struct passed by value (a lambda's captures, a
+  /// functor's members, CUTLASS's Params): the parameter and the field's byte offset, "f+8". Fields are
+  /// distinct arrays, as distinct pointer parameters are. nullopt when the load is not such a field.
+  std::optional<std::string> parameterField(const llvm::LoadInst *load) const;
+  /// A parameter's name in the source; argN for one without a name.
+  std::string paramName(unsigned index) const {
+    return index < source_.params.size() && !source_.params[index].name.empty() ? source_.params[index].name
+                                                                                : "arg" + std::to_string(index);
+  }
+  /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
+  std::array<bool, 3> threadDependence(const Linear &lin) const;
+  void countMemory(KernelEstimate &estimate);
+  void splitGlobalIndices(std::map<std::string, struct FootprintGroup> &groups);
+  /// Adds group to groups under its key, joining the group with the same progressions.
+  void regroup(std::map<std::string, struct FootprintGroup> &groups, struct FootprintGroup group) const;
+  /// Boxes of one array that differ along one progression each from a centre box (the neighbours of a
+  /// stencil, each guarded to stay inside the grid) become one footprint: their union.
+  void uniteShiftedBoxes(std::map<std::string, struct FootprintGroup> &groups) const;
+  std::optional<struct FieldPattern> fieldPattern(const struct FootprintGroup &group) const;
+  /// The least value of a stride: a constant, or a positive multiple of launch dimensions (8 * blockDim.x,
+  /// the step from one block to the next), which are at least 1; nullopt for anything else.
+  std::optional<int64_t> leastStride(const Poly &stride) const {
+    if (std::optional<int64_t> c = stride.asConstant())
+      return c;
+    if (stride.terms.size() != 1 || stride.terms.begin()->second <= 0)
+      return std::nullopt;
+    for (int id : stride.terms.begin()->first)
+      if (atoms_[id].kind != AtomKind::LaunchDim)
+        return std::nullopt;
+    return stride.terms.begin()->second;
+  }
+  /// Sorts the progressions, so that accesses with the same ones share a footprint group: the group key's part.
+  std::string progressionSignature(std::vector<Progression> &progressions) const;
+
+  llvm::Function &f_;
+  const KernelSource &source_;
+  llvm::ScalarEvolution &se_;
+  llvm::DominatorTree &dt_;
+  llvm::LoopInfo &li_;
+  const llvm::DataLayout &dl_;
+  std::vector<Atom> atoms_;
+  std::map<std::string, int> atomIds_;
+  std::map<const llvm::SCEV *, Poly> polys_;
+  std::map<const llvm::Loop *, LoopModel> loops_;
+  std::map<const llvm::BasicBlock *, std::vector<Constraint>> guards_;
+  /// Blocks reached only on one side of a branch the guards cannot express (a test of parameter values, of
+  /// data, of thread coordinates in an unmodelled form): their counts are unknown, with the branch's reason.
+  std::map<const llvm::BasicBlock *, std::pair<const llvm::Instruction *, Unmodelled>> unmodelledBranches_;
+  /// For those blocks: the threadIdx dimensions their unmodelled branches test, where every one of them
+  /// tests threadIdx alone (which threads of a block run the block, not which blocks or what data);
+  /// nullopt where one tests anything else.
+  std::map<const llvm::BasicBlock *, std::optional<std::array<bool, 3>>> threadTests_;
+  /// For those blocks: the lane tests among their unmodelled branches (DigitTest), which the counts can
+  /// take; a block in `uncountable_` has another unmodelled branch too, and its counts stay unknown.
+  std::map<const llvm::BasicBlock *, std::vector<DigitTest>> digitTests_;
+  std::set<const llvm::BasicBlock *> uncountable_;
+  /// Guards on digits of a flat index (if (i % n > 0)), by block, and the first branch that makes one.
+  std::map<const llvm::BasicBlock *, std::vector<Constraint>> digitGuards_;
+  std::map<const llvm::BasicBlock *, const llvm::Instruction *> digitGuardBranches_;
+  std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
+  std::set<const llvm::PHINode *> visitingPhis_;
+  std::vector<Unknown> unknowns_;
+};
+
+} // namespace roofcheck::lint::counting
