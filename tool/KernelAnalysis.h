@@ -8,6 +8,8 @@
 
 #include "KernelCounter.h"
 
+#include "roofcheck/Polynomial.h"
+
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -65,63 +67,12 @@ bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &se
 
 // ------------------------------------------------------------------------------------------------ Poly
 
-/// A polynomial with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,
-/// loop iteration numbers, opaque invariant expressions). Addresses and bounds are affine in the variable
-/// atoms, with coefficients that are polynomials in the invariant ones.
-using Monomial = std::vector<int>; // sorted atom ids
-
-struct Poly {
-  std::map<Monomial, int64_t> terms;
-
-  static Poly constant(int64_t c) {
-    Poly p;
-    if (c != 0)
-      p.terms[{}] = c;
-    return p;
-  }
-  static Poly atom(int id) {
-    Poly p;
-    p.terms[{id}] = 1;
-    return p;
-  }
-  bool isZero() const { return terms.empty(); }
-  std::optional<int64_t> asConstant() const {
-    if (terms.empty())
-      return 0;
-    if (terms.size() == 1 && terms.begin()->first.empty())
-      return terms.begin()->second;
-    return std::nullopt;
-  }
-  Poly operator+(const Poly &o) const {
-    Poly r = *this;
-    for (const auto &[m, c] : o.terms)
-      if ((r.terms[m] += c) == 0)
-        r.terms.erase(m);
-    return r;
-  }
-  Poly scaled(int64_t k) const {
-    Poly r;
-    if (k == 0)
-      return r;
-    for (const auto &[m, c] : terms)
-      r.terms[m] = c * k;
-    return r;
-  }
-  Poly operator-(const Poly &o) const { return *this + o.scaled(-1); }
-  Poly operator*(const Poly &o) const {
-    Poly r;
-    for (const auto &[ma, ca] : terms)
-      for (const auto &[mb, cb] : o.terms) {
-        Monomial m = ma;
-        m.insert(m.end(), mb.begin(), mb.end());
-        std::sort(m.begin(), m.end());
-        if ((r.terms[m] += ca * cb) == 0)
-          r.terms.erase(m);
-      }
-    return r;
-  }
-  bool operator==(const Poly &o) const { return terms == o.terms; }
-};
+/// Polynomials with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,
+/// loop iteration numbers, opaque invariant expressions), an atom being its index in KernelAnalysis's
+/// table. Addresses and bounds are affine in the variable atoms, with coefficients that are polynomials in
+/// the invariant ones.
+using Poly = Polynomial<int, int64_t>;
+using Monomial = Poly::Monomial;
 
 /// k with a == k * b, if there is one.
 std::optional<int64_t> ratio(const Poly &a, const Poly &b);

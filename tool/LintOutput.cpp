@@ -85,7 +85,7 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     KernelQuantities quantity(bindings, e.source, k.unknowns, warnings);
     k.flops = {quantity("flops.total", e.total),   quantity("flops.fp64", e.fp64), quantity("flops.fp32", e.fp32),
                quantity("flops.fp16", e.fp16),     quantity("flops.bf16", e.bf16), quantity("flops.tensor", e.tensor),
-               quantity("flops.special", e.special)};
+               quantity("flops.special", e.special), {}};
     for (const auto &[operation, count] : e.specialByOperation)
       k.flops.specialByOperation.emplace(operation, quantity(("flops.special." + operation).c_str(), count));
     std::optional<Expr> ideal, predicted;

@@ -1,4 +1,5 @@
 #include "roofcheck/Expr.h"
+#include "roofcheck/Polynomial.h"
 
 #include <algorithm>
 #include <cctype>
@@ -629,133 +630,115 @@ Number Expr::evaluate(const Bindings &bindings) const {
 
 namespace {
 
-struct Monomial {
-  // Atom text -> power; std::map keeps the factors in a canonical order.
-  std::map<std::string, int> powers;
-  int degree() const {
-    int d = 0;
-    for (const auto &[atom, power] : powers)
-      d += power;
-    return d;
-  }
-  bool operator<(const Monomial &other) const {
-    if (degree() != other.degree())
-      return degree() > other.degree();
-    return powers < other.powers;
-  }
+/// Number arithmetic for the normal form, with apply()'s overflow checks; only integer zeros vanish (a real
+/// 0.0 stays: the expression was inexact).
+struct NumberArithmetic {
+  static Number add(const Number &a, const Number &b) { return apply(Expr::Kind::Add, a, b); }
+  static Number multiply(const Number &a, const Number &b) { return apply(Expr::Kind::Mul, a, b); }
+  static Number negate(const Number &a) { return roofcheck::negate(a); }
+  static bool isZero(const Number &a) { return a.isInteger() && a.integer() == 0; }
 };
 
-struct Polynomial {
-  std::map<Monomial, Number> terms; // zero coefficients are never stored
+/// The normal form: a polynomial over atom texts, and the expression each text stands for.
+struct Normal {
+  using Terms = roofcheck::Polynomial<std::string, Number, NumberArithmetic>;
+  Terms poly;
   std::map<std::string, Expr> atoms;
 
-  static Polynomial constant(Number value) {
-    Polynomial p;
-    if (value.toDouble() != 0.0 || !value.isInteger())
-      p.terms[Monomial{}] = value;
-    return p;
-  }
-  static Polynomial atom(const Expr &e) {
-    Polynomial p;
+  static Normal constant(const Number &value) { return {Terms::constant(value), {}}; }
+  static Normal atom(const Expr &e) {
     std::string key = e.str();
-    p.atoms.emplace(key, e);
-    p.terms[Monomial{{{key, 1}}}] = int64_t{1};
-    return p;
+    return {Terms::atom(key), {{key, e}}};
   }
-  bool isConstant() const { return terms.empty() || (terms.size() == 1 && terms.begin()->first.powers.empty()); }
-  Number constantValue() const { return terms.empty() ? Number(int64_t{0}) : terms.begin()->second; }
-
-  void addTerm(const Monomial &m, const Number &c) {
-    auto it = terms.find(m);
-    if (it == terms.end()) {
-      if (!(c.isInteger() && c.integer() == 0))
-        terms.emplace(m, c);
-      return;
-    }
-    it->second = apply(Expr::Kind::Add, it->second, c);
-    if (it->second.isInteger() && it->second.integer() == 0)
-      terms.erase(it);
-  }
+  bool isConstant() const { return poly.asConstant().has_value(); }
+  Number constantValue() const { return *poly.asConstant(); }
 };
 
 constexpr size_t maxTerms = 512;
 
-Polynomial add(const Polynomial &x, const Polynomial &y, bool subtract) {
-  Polynomial out = x;
+Normal add(const Normal &x, const Normal &y, bool subtract) {
+  Normal out{subtract ? x.poly - y.poly : x.poly + y.poly, x.atoms};
   out.atoms.insert(y.atoms.begin(), y.atoms.end());
-  for (const auto &[m, c] : y.terms)
-    out.addTerm(m, subtract ? negate(c) : c);
   return out;
 }
 
-Polynomial multiply(const Polynomial &x, const Polynomial &y) {
-  if (x.terms.size() * y.terms.size() > maxTerms)
+Normal multiply(const Normal &x, const Normal &y) {
+  if (x.poly.terms.size() * y.poly.terms.size() > maxTerms)
     throw OverflowError("expansion too large");
-  Polynomial out;
-  out.atoms = x.atoms;
+  Normal out{x.poly * y.poly, x.atoms};
   out.atoms.insert(y.atoms.begin(), y.atoms.end());
-  for (const auto &[mx, cx] : x.terms)
-    for (const auto &[my, cy] : y.terms) {
-      Monomial m = mx;
-      for (const auto &[atom, power] : my.powers)
-        m.powers[atom] += power;
-      out.addTerm(m, apply(Expr::Kind::Mul, cx, cy));
-    }
   return out;
 }
 
 // coefficient * factor * factor ..., built left to right so that it prints without parentheses.
-Expr termExpr(const Monomial &m, const Number &coefficient, const Polynomial &p) {
+Expr termExpr(const Normal::Terms::Monomial &m, const Number &coefficient, const Normal &p) {
   bool unit = coefficient.isInteger() && (coefficient.integer() == 1 || coefficient.integer() == -1);
   std::optional<Expr> product;
-  if (m.powers.empty() || !unit)
+  if (m.empty() || !unit)
     product = Expr::number(coefficient);
-  for (const auto &[atom, power] : m.powers)
-    for (int i = 0; i < power; ++i)
-      product = product ? *product * p.atoms.at(atom) : p.atoms.at(atom);
-  if (unit && coefficient.integer() == -1 && !m.powers.empty())
+  for (const std::string &atom : m)
+    product = product ? *product * p.atoms.at(atom) : p.atoms.at(atom);
+  if (unit && coefficient.integer() == -1 && !m.empty())
     return -*product;
   return *product;
 }
 
-Expr toExpr(const Polynomial &p) {
-  if (p.terms.empty())
+Expr toExpr(const Normal &p) {
+  if (p.poly.terms.empty())
     return Expr::integer(0);
-  // Canonical order (highest degree first, the constant last), except that a positive term leads
-  // when there is one, so that "n - 2 * m" does not print as "-2 * m + n".
-  std::vector<std::pair<Monomial, Number>> terms(p.terms.begin(), p.terms.end());
-  auto firstPositive = std::find_if(terms.begin(), terms.end(), [](const auto &t) { return t.second.toDouble() >= 0; });
+  // Canonical order: highest degree first, the constant last, monomials of one degree by their atoms and
+  // powers; except that a positive term leads when there is one, so that "n - 2 * m" does not print as
+  // "-2 * m + n".
+  struct Term {
+    std::map<std::string, int> powers; ///< the sort key: atom -> power
+    const Normal::Terms::Monomial *monomial;
+    Number coefficient;
+  };
+  std::vector<Term> terms;
+  for (const auto &[m, c] : p.poly.terms) {
+    Term term{{}, &m, c};
+    for (const std::string &atom : m)
+      ++term.powers[atom];
+    terms.push_back(std::move(term));
+  }
+  std::sort(terms.begin(), terms.end(), [](const Term &a, const Term &b) {
+    if (a.monomial->size() != b.monomial->size())
+      return a.monomial->size() > b.monomial->size();
+    return a.powers < b.powers;
+  });
+  auto firstPositive =
+      std::find_if(terms.begin(), terms.end(), [](const Term &t) { return t.coefficient.toDouble() >= 0; });
   if (firstPositive != terms.end())
     std::rotate(terms.begin(), firstPositive, firstPositive + 1);
-  Expr sum = termExpr(terms[0].first, terms[0].second, p);
+  Expr sum = termExpr(*terms[0].monomial, terms[0].coefficient, p);
   for (size_t i = 1; i < terms.size(); ++i) {
-    const auto &[m, c] = terms[i];
-    if (c.toDouble() < 0)
-      sum = sum - termExpr(m, negate(c), p);
+    const Term &term = terms[i];
+    if (term.coefficient.toDouble() < 0)
+      sum = sum - termExpr(*term.monomial, negate(term.coefficient), p);
     else
-      sum = sum + termExpr(m, c, p);
+      sum = sum + termExpr(*term.monomial, term.coefficient, p);
   }
   return sum;
 }
 
-Polynomial toPolynomial(const Expr &e);
+Normal toNormal(const Expr &e);
 
 // Exact division of every coefficient by an integer constant, when the result stays integral.
-bool divideExactly(const Polynomial &p, int64_t divisor, Polynomial &out) {
+bool divideExactly(const Normal &p, int64_t divisor, Normal &out) {
   out.atoms = p.atoms;
-  for (const auto &[m, c] : p.terms) {
+  for (const auto &[m, c] : p.poly.terms) {
     if (!c.isInteger() || c.integer() % divisor != 0)
       return false;
-    out.terms[m] = floorDivide(c.integer(), divisor);
+    out.poly.terms[m] = floorDivide(c.integer(), divisor);
   }
   return true;
 }
 
-Polynomial simplifyFunction(const Expr &e) {
-  Polynomial a = toPolynomial(e.lhs());
-  Polynomial b = toPolynomial(e.rhs());
+Normal simplifyFunction(const Expr &e) {
+  Normal a = toNormal(e.lhs());
+  Normal b = toNormal(e.rhs());
   if (a.isConstant() && b.isConstant())
-    return Polynomial::constant(apply(e.kind(), a.constantValue(), b.constantValue()));
+    return Normal::constant(apply(e.kind(), a.constantValue(), b.constantValue()));
   Expr sa = toExpr(a), sb = toExpr(b);
   switch (e.kind()) {
   case Expr::Kind::Div: {
@@ -764,19 +747,19 @@ Polynomial simplifyFunction(const Expr &e) {
       if (d.isInteger() && d.integer() == 1)
         return a;
       if (d.isInteger() && d.integer() != 0) {
-        Polynomial q;
+        Normal q;
         if (divideExactly(a, d.integer(), q))
           return q;
       }
     }
-    return Polynomial::atom(sa / sb); // even x / x stays: it is not 1 when x is 0
+    return Normal::atom(sa / sb); // even x / x stays: it is not 1 when x is 0
   }
   case Expr::Kind::Min:
   case Expr::Kind::Max: {
     if (sa == sb)
       return a;
     // Operands a constant apart: the larger (or smaller) is known whatever the symbols are.
-    if (Polynomial gap = add(a, b, true); gap.isConstant()) {
+    if (Normal gap = add(a, b, true); gap.isConstant()) {
       bool aAbove = gap.constantValue().toDouble() > 0;
       return (e.kind() == Expr::Kind::Max) == aAbove ? a : b;
     }
@@ -790,34 +773,34 @@ Polynomial simplifyFunction(const Expr &e) {
       return a;
     if (absorbs(sb, sa))
       return b;
-    return Polynomial::atom(e.kind() == Expr::Kind::Min ? Expr::min(sa, sb) : Expr::max(sa, sb));
+    return Normal::atom(e.kind() == Expr::Kind::Min ? Expr::min(sa, sb) : Expr::max(sa, sb));
   }
   case Expr::Kind::CeilDiv:
     if (b.isConstant() && b.constantValue().isInteger() && b.constantValue().integer() == 1)
       return a;
-    return Polynomial::atom(Expr::ceilDiv(sa, sb));
+    return Normal::atom(Expr::ceilDiv(sa, sb));
   default:
     break;
   }
-  return Polynomial::atom(sa / sb);
+  return Normal::atom(sa / sb);
 }
 
-Polynomial toPolynomial(const Expr &e) {
+Normal toNormal(const Expr &e) {
   switch (e.kind()) {
   case Expr::Kind::Integer:
-    return Polynomial::constant(e.integerValue());
+    return Normal::constant(e.integerValue());
   case Expr::Kind::Real:
-    return Polynomial::constant(Number::real(e.realValue()));
+    return Normal::constant(Number::real(e.realValue()));
   case Expr::Kind::Symbol:
-    return Polynomial::atom(e);
+    return Normal::atom(e);
   case Expr::Kind::Neg:
-    return multiply(Polynomial::constant(int64_t{-1}), toPolynomial(e.lhs()));
+    return multiply(Normal::constant(int64_t{-1}), toNormal(e.lhs()));
   case Expr::Kind::Add:
-    return add(toPolynomial(e.lhs()), toPolynomial(e.rhs()), false);
+    return add(toNormal(e.lhs()), toNormal(e.rhs()), false);
   case Expr::Kind::Sub:
-    return add(toPolynomial(e.lhs()), toPolynomial(e.rhs()), true);
+    return add(toNormal(e.lhs()), toNormal(e.rhs()), true);
   case Expr::Kind::Mul:
-    return multiply(toPolynomial(e.lhs()), toPolynomial(e.rhs()));
+    return multiply(toNormal(e.lhs()), toNormal(e.rhs()));
   default:
     return simplifyFunction(e);
   }
@@ -827,7 +810,7 @@ Polynomial toPolynomial(const Expr &e) {
 
 Expr Expr::simplified() const {
   try {
-    return toExpr(toPolynomial(*this));
+    return toExpr(toNormal(*this));
   } catch (const OverflowError &) {
     // Constants too large to fold or a product too large to expand: simplify the parts only.
     switch (kind()) {
