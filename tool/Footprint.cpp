@@ -128,6 +128,7 @@ void KernelAnalysis::regroup(std::map<std::string, FootprintGroup> &groups, Foot
   if (!fresh) {
     it->second.offsets.insert(it->second.offsets.end(), group.offsets.begin(), group.offsets.end());
     it->second.members.insert(it->second.members.end(), group.members.begin(), group.members.end());
+    it->second.splitByThreadGuard = it->second.splitByThreadGuard || group.splitByThreadGuard;
   }
 }
 
@@ -575,20 +576,19 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                                                [](const Progression &p) { return p.threadLoop; });
         }
 
-        std::string signature = progressionSignature(progressions);
         for (bool write : {false, true}) {
           if ((write && access.kind == std::string("load")) || (!write && access.kind == std::string("store")))
             continue;
-          std::string key = pointer + (write ? " w " : " r ") + std::to_string(access.bytes) + " " + signature;
-          FootprintGroup &group = groups[key];
+          FootprintGroup group;
           group.pointer = pointer;
           group.write = write;
           group.progressions = progressions;
           group.elementBytes = access.bytes;
           group.offsets.push_back(lin.invariant);
           group.strideX = strideX;
-          group.splitByThreadGuard = group.splitByThreadGuard || splitByThreadGuard;
+          group.splitByThreadGuard = splitByThreadGuard;
           group.members.push_back(estimate.accesses.size());
+          regroup(groups, std::move(group));
         }
         estimate.accesses.push_back(counted);
       }
