@@ -114,10 +114,12 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
                       context);
   for (const auto &[counted, d] : repeated) {
     const char axis = "xyz"[d];
-    f.notes.push_back({{counted->access.file, counted->access.line, counted->access.column, counted->access.column + 1},
-                       "every threadIdx." + std::string(1, axis) + " of a block loads the same '" +
-                           counted->access.pointer + "' element, at each iteration of the loop at line " +
-                           std::to_string(counted->loopLine)});
+    f.notes.push_back(note({counted->access.file, counted->access.line, counted->access.column,
+                            counted->access.column + 1},
+                           "every threadIdx." + std::string(1, axis) + " of a block loads the same '" +
+                               counted->access.pointer + "' element, at each iteration of the loop at line " +
+                               std::to_string(counted->loopLine),
+                           context));
   }
   out.push_back(std::move(f));
 }

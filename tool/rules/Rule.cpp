@@ -17,6 +17,21 @@ double RuleSettings::option(const std::string &rule, const RuleOption &option) c
   return found == values_.end() ? option.defaultValue : found->second;
 }
 
+namespace {
+
+/// Code the compiler inlined without a source line (a library's agent called through a functor): the
+/// kernel's definition is the place the user can look at, and the message says why it points there.
+void placeInKernel(SourceSpan &where, std::string &message, const KernelContext &context) {
+  if (!where.file.empty())
+    return;
+  const KernelSource &source = context.estimate.source;
+  where = {source.file, source.line, std::max(source.column, 1), std::max(source.column, 1) + 1};
+  message += " (in code inlined into kernel '" + source.name.substr(0, source.name.find('<')) +
+             "' without a source line)";
+}
+
+} // namespace
+
 Finding Rule::finding(const SourceSpan &where, std::string message, const KernelContext &context) const {
   Finding f;
   f.rule = id();
@@ -24,15 +39,14 @@ Finding Rule::finding(const SourceSpan &where, std::string message, const Kernel
   f.where = where;
   f.message = std::move(message);
   f.kernel = context.kernel.name;
-  // Code the compiler inlined without a source line (a library's agent called through a functor): the
-  // kernel's definition is the place the user can look at, and the message says why it points there.
-  if (f.where.file.empty()) {
-    const KernelSource &source = context.estimate.source;
-    f.where = {source.file, source.line, std::max(source.column, 1), std::max(source.column, 1) + 1};
-    f.message += " (in code inlined into kernel '" + source.name.substr(0, source.name.find('<')) +
-                 "' without a source line)";
-  }
+  placeInKernel(f.where, f.message, context);
   return f;
+}
+
+FindingNote Rule::note(const SourceSpan &where, std::string message, const KernelContext &context) const {
+  FindingNote n{where, std::move(message)};
+  placeInKernel(n.where, n.message, context);
+  return n;
 }
 
 const std::vector<std::unique_ptr<Rule>> &allRules() {

@@ -51,6 +51,8 @@ public:
 
 protected:
   Finding finding(const SourceSpan &where, std::string message, const KernelContext &context) const;
+  /// A note at `where`; code without a source line is noted at the kernel's definition, as finding() does.
+  FindingNote note(const SourceSpan &where, std::string message, const KernelContext &context) const;
 };
 
 /// Every rule, in the order they are documented.

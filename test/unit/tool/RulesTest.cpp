@@ -116,6 +116,19 @@ TEST(CacheReliantReuseRule, NeedsALoadThatABlockDimensionRepeatsInALoop) {
   EXPECT_TRUE(check(rule, gemv).empty());
   EXPECT_EQ(check(rule, gemv, {}, {{"roofcheck-cache-reliant-reuse.min-reuse-factor", 1.5}}).size(), 1u);
 
+  // A load the optimiser merged from two lines has no source line of its own: its note points at the kernel
+  // and says why, so that every view (SARIF's artifact paths among them) has a place to show.
+  KernelEstimate merged = e;
+  merged.accesses[0].access.file.clear();
+  merged.accesses[0].access.line = merged.accesses[0].access.column = 0;
+  found = check(rule, merged, {{"n", Number(128)}});
+  ASSERT_EQ(found.at(0).notes.size(), 2u);
+  EXPECT_EQ(found[0].notes[0].where.file, "k.cu");
+  EXPECT_EQ(found[0].notes[0].where.line, 1);
+  EXPECT_EQ(found[0].notes[0].message, "every threadIdx.x of a block loads the same 'A' element, at each iteration "
+                                       "of the loop at line 8 (in code inlined into kernel 'k' without a source line)");
+  EXPECT_EQ(found[0].notes[1].where.line, 9);
+
   // Outside a loop, the same loads are no reuse left to the caches.
   e.accesses[0].loopLine = e.accesses[1].loopLine = 0;
   EXPECT_TRUE(check(rule, e, {{"n", Number(128)}}).empty());
