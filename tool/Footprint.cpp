@@ -336,6 +336,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         bool known = lin.known;
         std::string reason = lin.reason;
         UnknownCause cause = lin.cause;
+        // Before the digits of a flat index are taken out of the affine form below.
+        const std::array<bool, 3> movesWithThread = threadDependence(lin);
         const llvm::Instruction *where = &inst; // reported where the access is, whatever made it unknown
         const llvm::DILocation *whereLoop = nullptr;
         std::vector<Progression> progressions;
@@ -343,7 +345,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         bool strideXUnknown = false;
         bool splitByThreadGuard = false;
         if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
-            !footprintIgnoresThreadTests(&block, threadDependence(lin))) {
+            !footprintIgnoresThreadTests(&block, movesWithThread)) {
           const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
           known = false;
           reason = unmodelled.reason;
@@ -558,7 +560,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           counted.strideExpr = Expr::integer(0);
         if (strideY)
           counted.strideYExpr = toExpr(*strideY);
-        counted.dependsOnThread = threadDependence(lin);
+        counted.dependsOnThread = movesWithThread;
         for (const Constraint &c : guards(&block))
           if (c.axis.tid >= 0 && c.halvingAtom < 0 && c.upper &&
               (*c.upper - c.lower.value_or(Poly())).asConstant())

@@ -47,6 +47,17 @@ __global__ void tiled(const float *A, const float *B, float *C, int n) {
   C[row * n + col] = acc;
 }
 
+// Rows and columns from one flattened thread index (tid = 16 * threadIdx.y + threadIdx.x: row tid / 2, column
+// tid % 2 * 4), as tiled GEMMs load their panels: the load moves with threadIdx.x through both digits, so no
+// thread repeats another's element. Not reported.
+__global__ void flat_panel(const float *A, float *out, int n) {
+  int tid = threadIdx.y * 16 + threadIdx.x;
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += 8)
+    acc += A[(tid / 2) * n + (tid % 2) * 4 + t];
+  out[blockIdx.x * 256 + tid] = acc;
+}
+
 // Every thread of a 1-D block reads all of x: a matrix-vector product with the vector left to the caches.
 __global__ void gemv(const float *M, const float *x, float *y, int n) {
   // CHECK: :[[@LINE-1]]:17: warning: kernel 'gemv' requests {{[0-9]+}}x its ideal bytes {{.*}} [roofcheck-cache-reliant-reuse]
