@@ -249,7 +249,7 @@ void copyAlignedObjectsWhole(llvm::Module &module) {
     const auto *argument = llvm::dyn_cast<llvm::Argument>(object);
     return llvm::isa<llvm::AllocaInst>(object) || (argument && argument->hasByValAttr());
   };
-  std::vector<llvm::MemCpyInst *> copies;
+  std::vector<std::pair<llvm::MemCpyInst *, uint64_t>> copies; // and its length in bytes
   for (llvm::Function &function : module)
     for (llvm::Instruction &instruction : llvm::instructions(function))
       if (auto *copy = llvm::dyn_cast<llvm::MemCpyInst>(&instruction)) {
@@ -260,11 +260,10 @@ void copyAlignedObjectsWhole(llvm::Module &module) {
         bool objectSized = (bytes == 8 || bytes == 16) && copy->getSourceAlign().valueOrOne().value() >= bytes &&
                            copy->getDestAlign().valueOrOne().value() >= bytes;
         if (objectSized && (!isLocal(copy->getSource()) || !isLocal(copy->getDest())))
-          copies.push_back(copy);
+          copies.emplace_back(copy, bytes);
       }
-  for (llvm::MemCpyInst *copy : copies) {
+  for (auto [copy, bytes] : copies) {
     llvm::IRBuilder<> builder(copy);
-    uint64_t bytes = llvm::cast<llvm::ConstantInt>(copy->getLength())->getZExtValue();
     llvm::Type *whole = builder.getIntNTy(unsigned(bytes * 8));
     llvm::LoadInst *load = builder.CreateAlignedLoad(whole, copy->getSource(), copy->getSourceAlign());
     builder.CreateAlignedStore(builder.CreateFreeze(load), copy->getDest(), copy->getDestAlign());
