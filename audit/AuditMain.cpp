@@ -5,13 +5,13 @@
 #include "roofcheck/Claims.h"
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/Join.h"
 #include "roofcheck/OptionReader.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -82,32 +82,13 @@ bool nameMatches(const std::string &kernelName, const std::string &wanted) {
   return wanted.find('<') == std::string::npos && kernelName.rfind(wanted + "<", 0) == 0;
 }
 
-/// Measured launches of none of the static kernels: the files come from different versions of the source
-/// (or from another program), and every measured check would quietly find "no profiled launch".
-void requireCommonKernels(const std::vector<StaticDocument> &statics, const std::vector<MeasuredFile> &measured) {
-  std::set<std::string> staticNames, measuredNames;
-  for (const StaticDocument &doc : statics)
-    for (const StaticKernel &k : doc.kernels)
-      staticNames.insert(k.mangled);
-  for (const MeasuredFile &file : measured)
-    for (const Launch &l : file.launches)
-      measuredNames.insert(l.mangled);
-  if (staticNames.empty() || measuredNames.empty() ||
-      std::any_of(measuredNames.begin(), measuredNames.end(), [&](const std::string &n) { return staticNames.count(n); }))
-    return;
-  throw Error("none of the " + std::to_string(measuredNames.size()) +
-              " kernels in the measured files matches a kernel of the static files by mangled name (measured " +
-              *measuredNames.begin() + ", static " + *staticNames.begin() +
-              "): give the static file made from the sources of the measured program");
-}
-
 /// Ceilings measured on another GPU than a run's make `bound` verdicts on its launches unreliable: said, not
 /// refused (the same model in another machine is often what there is).
 void warnAboutOtherDevices(const CeilingsDocument &ceilings, const std::string &ceilingsPath,
-                           const std::vector<MeasuredFile> &measured, const std::vector<std::string> &measuredPaths) {
+                           const std::deque<MeasuredHeader> &measured, const std::vector<std::string> &measuredPaths) {
   const DeviceInfo &c = ceilings.device;
   for (size_t i = 0; i < measured.size(); ++i)
-    for (const DeviceInfo &d : measured[i].header.devices) {
+    for (const DeviceInfo &d : measured[i].devices) {
       bool same = !d.uuid.empty() && !c.uuid.empty() ? d.uuid == c.uuid : d.name == c.name;
       if (!same)
         std::fprintf(stderr,
@@ -131,17 +112,20 @@ int main(int argc, char **argv) {
     std::vector<StaticDocument> statics;
     for (const std::string &f : options.staticFiles)
       statics.push_back(loadStaticFile(f));
-    std::vector<MeasuredFile> measured;
-    for (const std::string &f : options.measuredFiles) {
-      measured.push_back(loadMeasuredFile(f));
-      for (const std::string &w : measured.back().warnings)
-        std::fprintf(stderr, "roofcheck-audit: warning: %s\n", w.c_str());
-    }
-    requireCommonKernels(statics, measured);
+    std::vector<std::pair<std::string, const StaticDocument *>> staticRefs;
+    for (size_t i = 0; i < statics.size(); ++i)
+      staticRefs.emplace_back(options.staticFiles[i], &statics[i]);
+    // The report's join: the same launches, signatures and counter readings behind both tools' numbers.
+    join::LaunchJoin launches(staticRefs);
+    for (const std::string &f : options.measuredFiles)
+      launches.addMeasuredFile(f);
+    for (const std::string &w : launches.warnings())
+      std::fprintf(stderr, "roofcheck-audit: warning: %s\n", w.c_str());
+    launches.requireCommonKernels();
     std::optional<CeilingsDocument> ceilings;
     if (options.ceilingsFile) {
       ceilings = loadCeilingsFile(*options.ceilingsFile);
-      warnAboutOtherDevices(*ceilings, *options.ceilingsFile, measured, options.measuredFiles);
+      warnAboutOtherDevices(*ceilings, *options.ceilingsFile, launches.headers(), options.measuredFiles);
     }
 
     if (options.kernel) {
@@ -159,11 +143,7 @@ int main(int argc, char **argv) {
       for (const StaticKernel &kernel : doc.kernels) {
         if (options.kernel && !nameMatches(kernel.name, *options.kernel))
           continue;
-        std::vector<const Launch *> launches;
-        for (const MeasuredFile &file : measured)
-          for (const Launch &l : file.launches)
-            if (l.profiled && l.mangled == kernel.mangled)
-              launches.push_back(&l);
+        const join::JoinedKernel *joined = launches.find(kernel.mangled);
         for (const ClaimSource &source : kernel.claims) {
           std::vector<Claim> claims;
           try {
@@ -177,8 +157,10 @@ int main(int argc, char **argv) {
             const CeilingsDocument *c = ceilings ? &*ceilings : nullptr;
             ClaimResult estimate = checkAgainstEstimate(claim, kernel, given, c);
             std::optional<ClaimResult> run;
-            if (!measured.empty())
-              run = checkAgainstMeasurement(claim, kernel, launches, c, options.tolerance);
+            if (!options.measuredFiles.empty())
+              run = joined ? checkAgainstMeasurement(claim, *joined, c, options.tolerance)
+                           : ClaimResult{Verdict::NotCheckable,
+                                         "no profiled launch of " + kernel.name + " in the measured files"};
             Verdict verdict = estimate.verdict;
             if (run) {
               if (run->verdict == Verdict::Failed || (run->verdict == Verdict::Held && verdict != Verdict::Failed))

@@ -5,12 +5,10 @@
 
 #include "roofcheck/Bindings.h"
 #include "roofcheck/KernelNames.h"
-#include "roofcheck/Metrics.h"
 #include "roofcheck/Roofline.h"
 #include "roofcheck/Version.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -19,168 +17,7 @@ namespace roofcheck::report {
 
 namespace {
 
-// The static quantities evaluated for a launch, by index.
-enum Field { Flops, Special, Read, Write, Ideal, Predicted, FP64, FP32, FP16, BF16, Tensor, FieldCount };
-
-using Values = std::array<std::optional<double>, FieldCount>;
-
-/// Each field's name in the static document and where a kernel holds it, in Field order.
-struct FieldSpec {
-  const char *name;
-  const Quantity *(*of)(const StaticKernel &);
-};
-constexpr FieldSpec Fields[FieldCount] = {
-    {"flops.total", [](const StaticKernel &k) { return &k.flops.total; }},
-    {"flops.special", [](const StaticKernel &k) { return &k.flops.special; }},
-    {"bytes.read", [](const StaticKernel &k) { return &k.bytes.read; }},
-    {"bytes.write", [](const StaticKernel &k) { return &k.bytes.write; }},
-    {"bytes.ideal", [](const StaticKernel &k) { return &k.bytes.ideal; }},
-    {"bytes.predicted", [](const StaticKernel &k) { return &k.bytes.predicted; }},
-    {"flops.fp64", [](const StaticKernel &k) { return &k.flops.fp64; }},
-    {"flops.fp32", [](const StaticKernel &k) { return &k.flops.fp32; }},
-    {"flops.fp16", [](const StaticKernel &k) { return &k.flops.fp16; }},
-    {"flops.bf16", [](const StaticKernel &k) { return &k.flops.bf16; }},
-    {"flops.tensor", [](const StaticKernel &k) { return &k.flops.tensor; }},
-};
-
-std::array<const Quantity *, FieldCount> fieldsOf(const StaticKernel &k) {
-  std::array<const Quantity *, FieldCount> fields{};
-  for (int i = 0; i < FieldCount; ++i)
-    fields[i] = Fields[i].of(k);
-  return fields;
-}
-
-/// A sum that knows whether every term was known.
-struct Sum {
-  double value = 0;
-  bool complete = true;
-  bool any = false;
-  void add(const std::optional<double> &v, double times = 1) {
-    if (v) {
-      value += *v * times;
-      any = true;
-    } else {
-      complete = false;
-    }
-  }
-  std::optional<double> get() const { return complete && any ? std::optional<double>(value) : std::nullopt; }
-};
-
-std::optional<double> metric(const Launch &l, const char *name) {
-  auto it = l.metrics.find(name);
-  return it == l.metrics.end() ? std::nullopt : std::optional<double>(it->second);
-}
-
-/// A measured quantity that only some profiled launches carry (the ones whose counter set had it): its mean
-/// over those, scaled to every profiled launch of the group; the plain sum where every one carries it.
-struct Sampled {
-  double sum = 0;
-  int64_t count = 0;
-  void add(const std::optional<double> &v) {
-    if (v) {
-      sum += *v;
-      ++count;
-    }
-  }
-  std::optional<double> over(int64_t launches) const {
-    if (count == 0)
-      return std::nullopt;
-    return count == launches ? sum : sum / static_cast<double>(count) * static_cast<double>(launches);
-  }
-};
-
-/// DRAM or L2 bytes, kept apart by how they were counted: in one pass on the program's own launch, or under
-/// kernel replay, whose save and restore of device memory leave dirty lines that the counted pass writes
-/// back. One-pass counts win wherever the group has any.
-struct Traffic {
-  Sampled onePass, replayed;
-  const Sampled &best() const { return onePass.count > 0 ? onePass : replayed; }
-};
-
-/// Totals over a group of launches (a kernel, a signature or a rank).
-struct Tally {
-  int64_t launches = 0;
-  double timeNs = 0;
-  std::array<Sum, FieldCount> predictedAll, predictedProfiled;
-  int64_t profiled = 0;
-  int64_t profiledTimed = 0; ///< the profiled launches with a duration: profiledTimeNs is theirs
-  double profiledTimeNs = 0;
-  Sampled flops, fp64, fp32, fp16, fp16Moves, local;
-  Traffic dramRead, dramWrite, l2;
-  std::optional<int64_t> mostReplayPasses; ///< over the profiled launches counted under kernel replay
-  std::optional<double> largestProfiledIdeal, largestProfiledWrite;
-
-  /// passes: of the counter set that measured the launch (1: no replay), where known.
-  void add(const Launch &l, std::optional<double> durationNs, const Values *predicted,
-           std::optional<int64_t> passes = std::nullopt) {
-    ++launches;
-    timeNs += durationNs.value_or(0);
-    for (int i = 0; i < FieldCount; ++i)
-      predictedAll[i].add(predicted ? (*predicted)[i] : std::nullopt);
-    if (!l.profiled)
-      return;
-    ++profiled;
-    if (durationNs) {
-      ++profiledTimed;
-      profiledTimeNs += *durationNs;
-    }
-    // Register moves counted as fp16 FMAs are no FLOPs of this kernel: the dot and its dtype leave them out.
-    MeasuredFlops m = measuredFlops(l.metrics);
-    double moves = predicted ? fp16MoveFlops((*predicted)[FP16], (*predicted)[BF16], m) : 0;
-    auto withoutMoves = [&](const std::optional<double> &v) { return v ? std::optional(*v - moves) : v; };
-    flops.add(withoutMoves(m.total()));
-    fp64.add(m.fp64);
-    fp32.add(m.fp32);
-    fp16.add(withoutMoves(m.fp16));
-    fp16Moves.add(m.fp16 ? std::optional(moves) : std::nullopt); // a launch without fp16 counters tells nothing
-    bool replayed = passes.value_or(1) > 1;
-    if (replayed)
-      mostReplayPasses = std::max(mostReplayPasses.value_or(0), *passes);
-    for (auto [traffic, name] : {std::pair{&dramRead, metrics::DramRead}, std::pair{&dramWrite, metrics::DramWrite},
-                                 std::pair{&l2, metrics::L2Bytes}})
-      (replayed ? traffic->replayed : traffic->onePass).add(metric(l, name));
-    auto localLoad = metric(l, metrics::LocalLoadBytes), localStore = metric(l, metrics::LocalStoreBytes);
-    local.add(localLoad && localStore ? std::optional(*localLoad + *localStore) : std::nullopt);
-    for (int i = 0; i < FieldCount; ++i)
-      predictedProfiled[i].add(predicted ? (*predicted)[i] : std::nullopt);
-    if (predicted && (*predicted)[Ideal])
-      largestProfiledIdeal = std::max(largestProfiledIdeal.value_or(0), *(*predicted)[Ideal]);
-    if (predicted && (*predicted)[Write])
-      largestProfiledWrite = std::max(largestProfiledWrite.value_or(0), *(*predicted)[Write]);
-  }
-
-  std::optional<double> total(const Sampled &s) const { return s.over(profiled); }
-  std::optional<double> total(const Traffic &t) const { return t.best().over(profiled); }
-  /// The replay passes behind the DRAM bytes total(); nullopt where they were counted in one pass.
-  std::optional<int64_t> dramReplayPasses() const {
-    return dramRead.onePass.count == 0 && dramRead.replayed.count > 0 ? mostReplayPasses : std::nullopt;
-  }
-  std::optional<double> dram() const {
-    auto r = total(dramRead), w = total(dramWrite);
-    return r && w ? std::optional<double>(*r + *w) : std::nullopt;
-  }
-  std::optional<double> measuredIntensity() const {
-    auto f = total(flops), d = dram();
-    return f && d && *d > 0 ? std::optional<double>(*f / *d) : std::nullopt;
-  }
-  /// amount over the profiled launches' time; where some lack a duration, the timed ones' mean stands for
-  /// them (never a time of 0, which would raise the rate).
-  std::optional<double> perSecond(const std::optional<double> &amount) const {
-    if (!amount || profiledTimed == 0 || profiledTimeNs <= 0)
-      return std::nullopt;
-    double seconds = profiledTimeNs * 1e-9 * static_cast<double>(profiled) / static_cast<double>(profiledTimed);
-    return *amount / seconds;
-  }
-  std::optional<double> ratioOf(Field numerator, Field denominator) const {
-    auto n = predictedAll[numerator].get(), d = predictedAll[denominator].get();
-    return n && d && *d > 0 ? std::optional<double>(*n / *d) : std::nullopt;
-  }
-  std::optional<double> trafficRatio() const {
-    auto d = dram();
-    auto ideal = predictedProfiled[Ideal].get();
-    return d && ideal && *ideal > 0 ? std::optional<double>(*d / *ideal) : std::nullopt;
-  }
-};
+using namespace join;
 
 /// The roofs the ceilings file offers, chosen per FLOP bucket.
 class Roofs {
@@ -194,38 +31,18 @@ public:
   }
   /// The roofline for a bucket; nullopt without ceilings or without a compute ceiling for it.
   std::optional<Roofline> forBucket(const std::string &bucket) const {
-    if (!ceilings_)
-      return std::nullopt;
-    const ComputeCeiling *c = ceilings_->bestCompute(bucket);
-    if (!c)
-      return std::nullopt;
-    return Roofline({c->bucket + " " + c->dtype, c->flopsPerSecond}, {"dram", *dram()});
+    std::optional<FlopBucket> b = parseFlopBucket(bucket);
+    return ceilings_ && b ? ceilings_->roofline(*b) : std::nullopt;
   }
 
 private:
   const CeilingsDocument *ceilings_;
 };
 
-/// The FLOP bucket that dominates a kernel: from the static buckets, else from the measured precisions.
+/// The FLOP bucket whose roof a kernel sits under (Tally::roofBucket), by name.
 std::optional<std::string> dominantBucket(const Tally &t) {
-  std::optional<std::string> best;
-  double most = 0;
-  const std::pair<Field, const char *> buckets[] = {
-      {FP64, "fp64"}, {FP32, "fp32"}, {FP16, "fp16"}, {BF16, "bf16"}, {Tensor, "tensor"}};
-  for (auto [field, name] : buckets)
-    if (auto v = t.predictedAll[field].get(); v && *v > most) {
-      most = *v;
-      best = name;
-    }
-  if (best)
-    return best;
-  const std::pair<const Sampled *, const char *> measured[] = {{&t.fp64, "fp64"}, {&t.fp32, "fp32"}, {&t.fp16, "fp16"}};
-  for (auto [sampled, name] : measured)
-    if (auto v = t.total(*sampled); v && *v > most) {
-      most = *v;
-      best = name;
-    }
-  return best;
+  std::optional<FlopBucket> bucket = t.roofBucket();
+  return bucket ? std::optional<std::string>(toString(*bucket)) : std::nullopt;
 }
 
 /// Fraction of the roof at an intensity; a kernel without FLOPs is measured against the DRAM roof
@@ -250,51 +67,11 @@ std::optional<std::string> boundAt(const std::optional<Roofline> &roofline, cons
   return std::string(toString(roofline->classify(*ai).bound));
 }
 
-struct Signature {
-  Dim3 grid, block;
-  std::vector<std::pair<std::string, std::string>> args;
-  Bindings bindings;
-  Values values;
-  Tally tally;
-};
-
-struct RankTally {
-  ReportRank rank;
-  Tally tally;
-};
-
-struct KernelAccumulator {
-  std::string name, mangled;
-  std::string launchName; ///< as the launches name it (demangled); `name` is the static file's where there is one
-  const StaticKernel *kernel = nullptr;
-  Tally tally;
-  std::map<std::string, Signature> signatures; // by a key of grid, block and argument values
-  std::vector<std::string> signatureOrder;
-  std::map<std::string, RankTally> ranks;
-  std::vector<std::string> rankOrder;
-  const DeviceInfo *device = nullptr;
-  std::optional<std::string> earlierLaunch, earlierOnePassLaunch;
-};
-
 std::string commaSeparated(const std::set<std::string> &names) {
   std::string text;
   for (const std::string &name : names)
     text += (text.empty() ? "" : ", ") + name;
   return text;
-}
-
-/// The static quantities at these bindings; *why (when given) gets, for the first known quantity without a
-/// value, its name and the reason.
-Values evaluate(const StaticKernel &k, const Bindings &bindings, std::string *why = nullptr) {
-  Values v;
-  auto fields = fieldsOf(k);
-  for (int i = 0; i < FieldCount; ++i) {
-    std::string reason;
-    v[i] = fields[i]->evaluate(bindings, &reason);
-    if (why && why->empty() && !reason.empty())
-      *why = std::string(Fields[i].name) + " " + reason;
-  }
-  return v;
 }
 
 /// The expression with the bindings substituted; unchanged when substitution fails (an overflow while
@@ -354,10 +131,6 @@ std::vector<ReportCeiling> ceilingsDrawn(const CeilingsDocument &c) {
     out.push_back({"compute", best->bucket, best->dtype, best->flopsPerSecond, best->flopsPerSecond / dram});
   }
   return out;
-}
-
-std::string rankLabel(const MeasuredHeader &h) {
-  return h.rank ? "rank " + std::to_string(*h.rank) : "pid " + std::to_string(h.pid);
 }
 
 /// The clock at which the ceilings were measured: the median of what the probes sampled during their runs.
@@ -423,13 +196,6 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
   }
 }
 
-const DeviceInfo *deviceOf(const MeasuredHeader &h, int index) {
-  for (const DeviceInfo &d : h.devices)
-    if (d.index == index)
-      return &d;
-  return nullptr;
-}
-
 // ------------------------------------------------------------------------------------ static mode
 
 Model staticModel(const Inputs &inputs, const StaticBindings &given) {
@@ -458,16 +224,17 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
       Values values = evaluate(sk, bindings);
       // What these bindings leave open, lint may have bound: its values stand (it evaluated the same
       // expressions, with the launch it was given).
-      auto fields = fieldsOf(sk);
       std::string lintValues;
       std::set<std::string> lintBound; // what lint bound and these bindings do not
-      for (int i = 0; i < FieldCount; ++i)
-        if (!values[i] && fields[i]->value) {
-          values[i] = fields[i]->value;
-          lintValues += std::string(lintValues.empty() ? "" : ", ") + Fields[i].name;
-          for (const std::string &symbol : substitutedExpr(fields[i]->expr, bindings).symbols())
+      for (int i = 0; i < FieldCount; ++i) {
+        const Quantity &field = fieldOf(sk, static_cast<Field>(i));
+        if (!values[i] && field.value) {
+          values[i] = field.value;
+          lintValues += std::string(lintValues.empty() ? "" : ", ") + fieldName(static_cast<Field>(i));
+          for (const std::string &symbol : substitutedExpr(field.expr, bindings).symbols())
             lintBound.insert(symbol);
         }
+      }
       // One unprofiled, untimed pseudo-launch: the sums are the evaluated values themselves.
       Tally t;
       t.add(Launch{}, std::nullopt, &values);
@@ -495,8 +262,8 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
       explainStatic(facts, k);
       std::set<std::string> unbound;
       for (int i = 0; i < FieldCount; ++i)
-        if (fields[i]->known() && !values[i])
-          for (const std::string &s : substitutedExpr(fields[i]->expr, bindings).symbols())
+        if (const Quantity &field = fieldOf(sk, static_cast<Field>(i)); field.known() && !values[i])
+          for (const std::string &s : substitutedExpr(field.expr, bindings).symbols())
             unbound.insert(s);
       // Lint's values hold for the launch lint was given, which these bindings may contradict: say whose
       // they are when the report was given a launch of its own.
@@ -529,147 +296,22 @@ Model measuredModel(const Inputs &inputs) {
   ReportDocument &doc = model.document;
   doc.mode = "measured";
   Roofs roofs(inputs.ceilings ? &inputs.ceilings->document : nullptr);
+  const CeilingsDocument *ceilings = inputs.ceilings ? &inputs.ceilings->document : nullptr;
 
-  std::map<std::string, const StaticKernel *> statics;
+  std::vector<std::pair<std::string, const StaticDocument *>> statics;
   for (const StaticInput &input : inputs.statics)
-    for (const StaticKernel &k : input.document.kernels) {
-      auto [it, inserted] = statics.emplace(k.mangled, &k);
-      if (!inserted && toJson(StaticDocument{"", "", {*it->second}}) != toJson(StaticDocument{"", "", {k}}))
-        model.warnings.push_back(input.path + ": kernel " + k.name +
-                                 " differs from an earlier static entry with the same mangled name; the first is used");
-    }
-
-  std::map<std::string, KernelAccumulator> kernels;
-  std::vector<std::string> order;
-  int64_t withoutDuration = 0;
-  std::vector<std::string> notEvaluated; // one line per signature whose static counts have no value
+    statics.emplace_back(input.path, &input.document);
+  LaunchJoin launches(statics);
+  for (const MeasuredInput &input : inputs.measured)
+    launches.addMeasuredFile(input.path);
+  model.warnings = launches.warnings();
+  launches.requireCommonKernels();
+  const std::vector<std::string> &notEvaluated = launches.notEvaluated();
+  int64_t withoutDuration = launches.launchesWithoutDuration();
   std::map<std::string, std::set<std::string>> uncountedPrecisions; // kernel -> precisions measured without
-  std::set<std::string> labels;
-  for (const MeasuredInput &input : inputs.measured) {
-    const MeasuredHeader &h = input.header;
-    std::string label = rankLabel(h);
-    if (!labels.insert(label).second)
-      label += " (" + input.path + ")";
-    // Launches stream through one at a time (a run of millions does not fit in memory); of the one before,
-    // its kernel and index are kept.
-    MeasuredReader reader(input.path);
-    const KernelAccumulator *previous = nullptr;
-    int64_t previousIndex = 0, launchCount = 0;
-    reader.forEachLaunch([&](const Launch &l) {
-      ++launchCount;
-      const std::string &key = l.mangled.empty() ? l.name : l.mangled;
-      auto [it, inserted] = kernels.try_emplace(key);
-      KernelAccumulator &acc = it->second;
-      if (inserted) {
-        order.push_back(key);
-        acc.name = l.name;
-        acc.launchName = l.name;
-        acc.mangled = l.mangled;
-        auto s = statics.find(l.mangled);
-        acc.kernel = s == statics.end() ? nullptr : s->second;
-        if (acc.kernel)
-          acc.name = acc.kernel->name;
-      }
-      if (!acc.device)
-        acc.device = deviceOf(h, l.device);
-      // Files from before launches said their passes: the header's, for every profiled launch.
-      std::optional<int64_t> passes = l.replayPasses ? l.replayPasses : h.replayPasses;
-      // What ran before the first profiled launch, and before the first one counted in one pass (whose DRAM
-      // bytes the report takes where there is one): the L2 state they found.
-      auto earlier = [&] {
-        return previous ? previous->launchName + " (launch " + std::to_string(previousIndex) + ", " + input.path + ")"
-                        : std::string("none in this process before it: the data came from a copy or "
-                                      "initialisation just before the launch");
-      };
-      if (l.profiled && !acc.earlierLaunch)
-        acc.earlierLaunch = earlier();
-      if (l.profiled && passes.value_or(1) == 1 && !acc.earlierOnePassLaunch)
-        acc.earlierOnePassLaunch = earlier();
-      previous = &acc;
-      previousIndex = l.index;
-
-      std::optional<double> duration;
-      if (l.durationNs)
-        duration = static_cast<double>(*l.durationNs);
-      else if (auto t = metric(l, metrics::Duration))
-        duration = *t;
-      else
-        ++withoutDuration;
-      if (l.profiled)
-        for (const std::string &precision : measuredFlops(l.metrics).uncounted())
-          uncountedPrecisions[acc.name].insert(precision);
-
-      // The signature: launch shape and the scalar arguments, by the static file's parameter names. Its key
-      // is made of the raw argument bytes; they are decoded once, for the signature's first launch.
-      std::string sigKey = dim3(l.grid) + dim3(l.block);
-      auto argumentOf = [&](const KernelParam &p) {
-        return std::find_if(l.args.begin(), l.args.end(), [&](const KernelArgument &x) { return x.index == p.index; });
-      };
-      if (acc.kernel)
-        for (const KernelParam &p : acc.kernel->params)
-          if (auto a = argumentOf(p); a != l.args.end() && scalarKind(p.type) != ScalarKind::NotScalar)
-            sigKey += " " + std::to_string(p.index) + "=" + a->hex;
-      auto [sit, newSignature] = acc.signatures.try_emplace(sigKey);
-      Signature &sig = sit->second;
-      if (newSignature) {
-        Bindings bindings = dimensionBindings(l.grid, l.block);
-        if (acc.kernel)
-          for (const KernelParam &p : acc.kernel->params) {
-            auto a = argumentOf(p);
-            if (a == l.args.end() || scalarKind(p.type) == ScalarKind::NotScalar)
-              continue;
-            std::optional<Number> value;
-            try {
-              value = decodeArgument(p.type, a->hex);
-            } catch (const Error &e) {
-              throw Error(input.path + ": launch " + std::to_string(l.index) + " argument " + std::to_string(p.index) +
-                          ": " + e.what());
-            }
-            if (!value || (p.size != 0 && a->size != p.size)) {
-              model.warnings.push_back(input.path + ": launch " + std::to_string(l.index) + ": argument " +
-                                       std::to_string(p.index) + " (" + p.name + ") has " + std::to_string(a->size) +
-                                       " bytes, the static file says " + p.type + " of " + std::to_string(p.size));
-              continue;
-            }
-            bindings[p.name] = *value;
-            sig.args.emplace_back(p.name, value->str());
-          }
-        acc.signatureOrder.push_back(sigKey);
-        sig.grid = l.grid;
-        sig.block = l.block;
-        sig.bindings = bindings;
-        std::string why;
-        if (acc.kernel)
-          sig.values = evaluate(*acc.kernel, bindings, &why);
-        if (!why.empty())
-          notEvaluated.push_back(acc.name + " at launch " + std::to_string(l.index) + " (" + dim3(l.grid) + " " +
-                                 dim3(l.block) + "): " + why);
-      }
-      const Values *values = acc.kernel ? &sig.values : nullptr;
-      acc.tally.add(l, duration, values, passes);
-      sig.tally.add(l, duration, values, passes);
-      auto [rit, newRank] = acc.ranks.try_emplace(label);
-      if (newRank) {
-        acc.rankOrder.push_back(label);
-        rit->second.rank = {label, h.rank, h.pid, 0, 0, {}, {}, {}};
-      }
-      rit->second.tally.add(l, duration, values, passes);
-    });
-    for (const std::string &w : reader.warnings())
-      model.warnings.push_back(w);
-    if (launchCount == 0)
-      model.warnings.push_back(input.path + ": no kernel launches recorded");
-  }
-
-  if (!inputs.statics.empty() && !kernels.empty() &&
-      std::none_of(kernels.begin(), kernels.end(), [](const auto &k) { return k.second.kernel != nullptr; })) {
-    std::string measuredName = kernels.begin()->first;
-    std::string staticName = statics.empty() ? std::string("(none)") : statics.begin()->first;
-    throw Error("none of the " + std::to_string(kernels.size()) +
-                " kernels in the measured files matches a kernel of the static files by mangled name (measured " +
-                measuredName + ", static " + staticName +
-                "): give the static file made from the sources of the measured program");
-  }
+  for (const JoinedKernel &acc : launches.kernels())
+    if (!acc.tally.uncountedPrecisions.empty())
+      uncountedPrecisions[acc.name].insert(acc.tally.uncountedPrecisions.begin(), acc.tally.uncountedPrecisions.end());
   if (!notEvaluated.empty())
     doc.problems.push_back({"static-not-evaluated", "warning",
                             std::to_string(notEvaluated.size()) +
@@ -696,9 +338,9 @@ Model measuredModel(const Inputs &inputs) {
                             items});
   }
   std::vector<std::string> unmatched;
-  for (const std::string &key : order)
-    if (!kernels[key].kernel)
-      unmatched.push_back(kernels[key].name);
+  for (const JoinedKernel &acc : launches.kernels())
+    if (!acc.kernel)
+      unmatched.push_back(acc.name);
   if (!inputs.statics.empty() && !unmatched.empty())
     doc.problems.push_back({"no-static-entry", "warning",
                             std::to_string(unmatched.size()) +
@@ -738,7 +380,7 @@ Model measuredModel(const Inputs &inputs) {
       auto mhz = [](const std::optional<double> &v) {
         return v ? std::to_string(std::llround(*v)) + " MHz" : std::string("unknown");
       };
-      clocks.push_back(rankLabel(m.header) + ": SM " + mhz(m.header.clocks.smMHz) + ", memory " +
+      clocks.push_back(processLabel(m.header) + ": SM " + mhz(m.header.clocks.smMHz) + ", memory " +
                        mhz(m.header.clocks.memoryMHz));
     }
     doc.problems.push_back({"mixed-clocks", "warning",
@@ -747,11 +389,9 @@ Model measuredModel(const Inputs &inputs) {
                             clocks});
   }
 
-  for (const auto &[key, acc] : kernels)
-    doc.totalTimeNs += acc.tally.timeNs;
+  doc.totalTimeNs = launches.totalTimeNs();
 
-  for (const std::string &key : order) {
-    KernelAccumulator &acc = kernels[key];
+  for (const JoinedKernel &acc : launches.kernels()) {
     const Tally &t = acc.tally;
     ReportKernel k;
     k.name = acc.name;
@@ -762,7 +402,7 @@ Model measuredModel(const Inputs &inputs) {
     if (acc.kernel) {
       k.file = acc.kernel->file;
       k.line = acc.kernel->line;
-      const Bindings &bindings = acc.signatures.size() == 1 ? acc.signatures.begin()->second.bindings : Bindings{};
+      const Bindings &bindings = acc.signatures.size() == 1 ? acc.signatures.front().bindings : Bindings{};
       k.predicted = predictedCounts(*acc.kernel, t, bindings);
       fillPredictedIntensities(k, t);
     }
@@ -794,50 +434,11 @@ Model measuredModel(const Inputs &inputs) {
       k.explanations.push_back({"not-profiled", "note",
                                 "timing only: no launch of this kernel was profiled, so it has no measured dot", {}});
 
-    KernelFacts facts;
-    facts.kernel = acc.kernel;
-    facts.measured = t.profiled > 0;
-    facts.idealBytes = t.predictedProfiled[Ideal].get();
-    facts.predictedBytes = t.predictedProfiled[Predicted].get();
-    facts.idealRead = t.predictedProfiled[Read].get();
-    facts.idealWrite = t.predictedProfiled[Write].get();
-    facts.staticFlops = t.predictedProfiled[Flops].get();
-    facts.staticSpecial = t.predictedProfiled[Special].get();
-    facts.staticFp64 = t.predictedProfiled[FP64].get();
-    facts.staticFp32 = t.predictedProfiled[FP32].get();
-    facts.staticFp16 = t.predictedProfiled[FP16].get();
-    facts.staticBf16 = t.predictedProfiled[BF16].get();
-    facts.staticTensor = t.predictedProfiled[Tensor].get();
-    facts.dramRead = t.total(t.dramRead);
-    facts.dramWrite = t.total(t.dramWrite);
-    facts.l2Bytes = t.total(t.l2);
-    facts.measuredFlops = t.total(t.flops);
-    facts.measuredFp64 = t.total(t.fp64);
-    facts.measuredFp32 = t.total(t.fp32);
-    facts.measuredFp16 = t.total(t.fp16);
-    facts.fp16Moves = t.total(t.fp16Moves);
-    facts.localBytes = t.total(t.local);
-    facts.workingSetBytes = t.largestProfiledIdeal;
-    facts.writtenBytes = t.largestProfiledWrite;
-    facts.profiledLaunches = t.profiled;
-    if (acc.device) {
-      facts.l2SizeBytes = acc.device->l2Bytes;
-      facts.deviceName = acc.device->name;
-    }
-    // A header without the L2 size (0: not recorded) borrows it from ceilings probed on the same model.
-    if (inputs.ceilings && facts.l2SizeBytes.value_or(0) <= 0 && inputs.ceilings->document.device.l2Bytes > 0 &&
-        (!acc.device || acc.device->name == inputs.ceilings->document.device.name)) {
-      facts.l2SizeBytes = inputs.ceilings->document.device.l2Bytes;
-      facts.deviceName = inputs.ceilings->document.device.name;
-    }
-    facts.earlierLaunch = (t.dramRead.onePass.count > 0 ? acc.earlierOnePassLaunch : acc.earlierLaunch).value_or("");
-    facts.replayPasses = t.dramReplayPasses();
-    facts.bandwidthCeiling = roofs.dram();
+    KernelFacts facts = factsOf(acc, t, ceilings);
     explainStatic(facts, k);
     explainMeasured(facts, k);
 
-    for (const std::string &sk : acc.signatureOrder) {
-      const Signature &sig = acc.signatures[sk];
+    for (const Signature &sig : acc.signatures) {
       const Tally &st = sig.tally;
       ReportSignature s;
       s.grid = sig.grid;
@@ -858,15 +459,9 @@ Model measuredModel(const Inputs &inputs) {
       s.measuredDramBytes = st.dram();
       k.signatures.push_back(std::move(s));
     }
-    for (const std::string &label : acc.rankOrder) {
-      RankTally &r = acc.ranks[label];
-      r.rank.launches = r.tally.launches;
-      r.rank.timeNs = r.tally.timeNs;
-      r.rank.measuredIntensity = r.tally.measuredIntensity();
-      r.rank.flopsPerSecond = r.tally.perSecond(r.tally.total(r.tally.flops));
-      r.rank.bytesPerSecond = r.tally.perSecond(r.tally.dram());
-      k.ranks.push_back(r.rank);
-    }
+    for (const ProcessTally &p : acc.processes)
+      k.ranks.push_back({p.label, p.rank, p.pid, p.tally.launches, p.tally.timeNs, p.tally.measuredIntensity(),
+                         p.tally.perSecond(p.tally.total(p.tally.flops)), p.tally.perSecond(p.tally.dram())});
     doc.kernels.push_back(std::move(k));
   }
   std::stable_sort(doc.kernels.begin(), doc.kernels.end(),

@@ -8,6 +8,9 @@
 
 namespace roofcheck::report {
 
+using join::dirtyLineWriteBack;
+using join::workingSetFits;
+
 namespace {
 
 std::string location(const std::string &file, int line) { return file + ":" + std::to_string(line); }
@@ -77,29 +80,6 @@ void staticUnknownsRule(const KernelFacts &f, ReportKernel &k) {
 // -------------------------------------------------------------------------------- measured rules
 
 std::string deviceOrDefault(const KernelFacts &f) { return f.deviceName.empty() ? "the device" : f.deviceName; }
-
-/// The largest single launch's ideal bytes fit in the L2 of the device it ran on.
-bool workingSetFits(const KernelFacts &f) {
-  return f.workingSetBytes && f.l2SizeBytes && *f.l2SizeBytes > 0 &&
-         *f.workingSetBytes <= static_cast<double>(*f.l2SizeBytes);
-}
-
-/// DRAM writes beyond the ideal write bytes of a kernel whose output fits in L2. The write-back L2 still
-/// holds dirty lines of earlier launches when this one starts (outputs-held-in-l2 is the same effect seen
-/// from the earlier launch); this launch's traffic evicts them, and DRAM counts their write-back during
-/// this launch (the matmuls on the H200: a 16.8 MB output, twice its bytes written). Nullopt when the
-/// excess is within tolerance, the output does not fit, the excess is more than L2 could have held, or
-/// local-memory traffic shows spills.
-std::optional<double> dirtyLineWriteBack(const KernelFacts &f) {
-  if (!f.dramWrite || !f.idealWrite || !f.idealBytes || !f.writtenBytes || !f.l2SizeBytes || *f.l2SizeBytes <= 0 ||
-      f.profiledLaunches <= 0 || (f.localBytes && *f.localBytes > 0))
-    return std::nullopt;
-  double excess = *f.dramWrite - *f.idealWrite;
-  double l2 = static_cast<double>(*f.l2SizeBytes);
-  if (excess <= TrafficTolerance * *f.idealBytes || *f.writtenBytes > l2 || excess / f.profiledLaunches > l2)
-    return std::nullopt;
-  return excess;
-}
 
 void dirtyLinesWrittenBackRule(const KernelFacts &f, double excess, ReportKernel &k) {
   double l2 = static_cast<double>(*f.l2SizeBytes);
@@ -193,20 +173,29 @@ void trafficBelowIdealRule(const KernelFacts &f, ReportKernel &k) {
       measuredTraffic(f)};
   double readShort = f.idealRead ? std::max(0.0, *f.idealRead - *f.dramRead) : 0;
   double writeShort = f.idealWrite ? std::max(0.0, *f.idealWrite - *f.dramWrite) : 0;
-  if (readShort >= writeShort) {
-    evidence.push_back("earlier launch: " + f.earlierLaunch);
+  // Each side short by more than noise has its own cause (both, in a loop that stays in L2 from launch to
+  // launch); where neither alone is, the larger one tells which.
+  double noise = TrafficTolerance * *f.idealBytes;
+  bool inputs = readShort > noise, outputs = writeShort > noise;
+  if (!inputs && !outputs) {
+    inputs = readShort >= writeShort;
+    outputs = !inputs;
+  }
+  if (inputs) {
+    std::vector<std::string> withEarlier = evidence;
+    withEarlier.push_back("earlier launch: " + f.earlierLaunch);
     add(k, "inputs-served-from-l2", "note",
         "measured DRAM bytes are " + share + " of ideal: the inputs were served from L2, left there by an earlier "
-        "launch (read shortfall " + count(readShort) + " B >= write shortfall " + count(writeShort) +
+        "launch (read shortfall " + count(readShort) + " B, write shortfall " + count(writeShort) +
             " B); the measured dot sits right of where a cold-cache run would put it",
-        std::move(evidence));
-  } else {
+        std::move(withEarlier));
+  }
+  if (outputs)
     add(k, "outputs-held-in-l2", "note",
         "measured DRAM bytes are " + share + " of ideal: the outputs were still held in the write-back L2 when "
-        "the kernel ended (write shortfall " + count(writeShort) + " B > read shortfall " + count(readShort) +
+        "the kernel ended (write shortfall " + count(writeShort) + " B, read shortfall " + count(readShort) +
             " B); the measured dot sits right of where the full write-back would put it",
         std::move(evidence));
-  }
 }
 
 /// Executed FLOPs (Nsight Compute definition) against the static count (DESIGN.md conventions).
@@ -310,14 +299,6 @@ std::vector<std::string> symbolicStrideAccesses(const StaticKernel &kernel) {
 }
 
 } // namespace
-
-double fp16MoveFlops(const std::optional<double> &staticFp16, const std::optional<double> &staticBf16,
-                     const MeasuredFlops &measured) {
-  if (staticFp16 != 0.0 || staticBf16 != 0.0 || !measured.fp16 || *measured.fp16 <= 0)
-    return 0;
-  double wide = measured.fp32.value_or(0) + measured.fp64.value_or(0);
-  return *measured.fp16 <= Fp16MoveShare * wide ? *measured.fp16 : 0;
-}
 
 std::vector<std::string> uncoalescedAccesses(const StaticKernel &kernel) {
   std::vector<std::string> out;

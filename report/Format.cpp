@@ -43,10 +43,6 @@ std::string intensity(double value) { return printf1("%.3g", value); }
 std::string ratio(double value) { return printf1("%.2f", value) + "x"; }
 std::string percent(double value) { return printf1("%.1f", value * 100) + "%"; }
 
-std::string dim3(const Dim3 &d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
 std::string duration(double ns) {
   if (ns >= 1e9)
     return printf1("%.3g", ns / 1e9) + " s";

@@ -21,7 +21,6 @@ std::string percent(double value); ///< fraction 0.423 -> "42.3%"
 template <typename F> std::string orDash(const std::optional<double> &value, F format) {
   return value ? format(*value) : std::string("-");
 }
-std::string dim3(const Dim3 &d); ///< "(128,1,1)"
 std::string duration(double ns); ///< "1.23 ms", "45.6 us"
 
 } // namespace roofcheck::report

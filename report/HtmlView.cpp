@@ -224,7 +224,7 @@ void signatureTable(std::string &out, const ReportKernel &k) {
     std::string args;
     for (const auto &[n, v] : s->args)
       args += (args.empty() ? "" : " ") + n + "=" + v;
-    out += "<tr><td>" + dim3(s->grid) + "</td><td>" + dim3(s->block) + "</td><td>" + escapeXml(args) + "</td><td>" +
+    out += "<tr><td>" + dimText(s->grid) + "</td><td>" + dimText(s->block) + "</td><td>" + escapeXml(args) + "</td><td>" +
            std::to_string(s->launches) + "</td><td>" + duration(s->timeNs) + "</td><td>" + percent(s->timeShare) +
            "</td><td>" + orDash(s->predictedIntensityIdeal, intensity) + "</td><td>" +
            orDash(s->measuredIntensity, intensity) + "</td><td>" + orDash(s->fractionOfRoof, percent) + "</td></tr>\n";

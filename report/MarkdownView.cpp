@@ -61,7 +61,7 @@ std::string renderMarkdown(const ReportDocument &doc) {
         std::string args;
         for (const auto &[n, v] : s.args)
           args += (args.empty() ? "" : " ") + n + "=" + v;
-        out += row({dim3(s.grid), dim3(s.block), args, std::to_string(s.launches), duration(s.timeNs),
+        out += row({dimText(s.grid), dimText(s.block), args, std::to_string(s.launches), duration(s.timeNs),
                     percent(s.timeShare), orDash(s.predictedIntensityIdeal, intensity),
                     orDash(s.measuredIntensity, intensity), orDash(s.fractionOfRoof, percent)});
       }

@@ -363,7 +363,7 @@ void appendDetails(std::string &out, const ReportKernel &k, const TextOptions &o
       std::string args;
       for (const auto &[n, v] : s.args)
         args += " " + n + "=" + v;
-      out += "  signature grid " + dim3(s.grid) + " block " + dim3(s.block) + args + ": " +
+      out += "  signature grid " + dimText(s.grid) + " block " + dimText(s.block) + args + ": " +
              std::to_string(s.launches) + " launches, " + duration(s.timeNs) + " (" + percent(s.timeShare) +
              "), AI ideal " + orDash(s.predictedIntensityIdeal, intensity) + ", measured " +
              orDash(s.measuredIntensity, intensity) + ", of roof " + orDash(s.fractionOfRoof, percent) + "\n";

@@ -164,14 +164,4 @@ void addArgumentBinding(Bindings &bindings, const std::string &option) {
   bindings[m[1].str()] = parseNumber(m[3].str(), "--arg " + m[1].str());
 }
 
-Bindings launchBindings(const StaticKernel &kernel, const Launch &launch) {
-  Bindings b = dimensionBindings(launch.grid, launch.block);
-  for (const KernelArgument &a : launch.args)
-    for (const KernelParam &p : kernel.params)
-      if (p.index == a.index)
-        if (auto value = decodeArgument(p.type, a.hex))
-          b[p.name] = *value;
-  return b;
-}
-
 } // namespace roofcheck

@@ -1,7 +1,6 @@
 #include "roofcheck/Claims.h"
 
 #include "roofcheck/Bindings.h"
-#include "roofcheck/Metrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -335,29 +334,22 @@ std::string unknownBecause(const StaticKernel &k) {
   return ": " + u.reason + " at " + u.file + ":" + std::to_string(u.line);
 }
 
-/// The FLOP bucket with the most FLOPs, and the roofline of the ceilings for it and DRAM.
+/// The roofline of the ceilings for a kernel's FLOP bucket, or why there is none.
 struct RoofChoice {
   std::optional<Roofline> roofline;
   std::string whyNot;
 };
 
-RoofChoice roofFor(const std::map<std::string, double> &flopsByBucket, const CeilingsDocument *ceilings) {
+RoofChoice roofFor(const std::optional<FlopBucket> &bucket, const CeilingsDocument *ceilings) {
   if (!ceilings)
     return {std::nullopt, "needs a ceilings file (--ceilings)"};
-  std::string bucket;
-  double most = 0;
-  for (const auto &[name, flops] : flopsByBucket)
-    if (flops > most)
-      most = flops, bucket = name;
-  if (bucket.empty())
+  if (!bucket)
     return {std::nullopt, "the kernel does no FLOPs, so it has no bound class"};
-  const ComputeCeiling *compute = ceilings->bestCompute(bucket);
-  const MemoryCeiling *dram = ceilings->bestMemory("dram");
-  if (!compute)
-    return {std::nullopt, "the ceilings have no " + bucket + " compute ceiling"};
-  if (!dram)
+  if (!ceilings->bestCompute(toString(*bucket)))
+    return {std::nullopt, std::string("the ceilings have no ") + toString(*bucket) + " compute ceiling"};
+  if (!ceilings->bestMemory("dram"))
     return {std::nullopt, "the ceilings have no dram bandwidth ceiling"};
-  return {Roofline({bucket, compute->flopsPerSecond}, {"dram", dram->bytesPerSecond}), ""};
+  return {ceilings->roofline(*bucket), ""};
 }
 
 ClaimResult boundVerdict(Bound claimed, const Roofline &roofline, double intensity, const std::string &what) {
@@ -375,20 +367,18 @@ ClaimResult checkAgainstEstimate(const Claim &claim, const StaticKernel &kernel,
   if (claim.subject == "bound") {
     if (!ceilings)
       return {Verdict::NotCheckable, "needs a ceilings file (--ceilings)"};
-    std::map<std::string, double> byBucket;
-    const std::pair<const char *, const Quantity *> buckets[] = {{"fp64", &kernel.flops.fp64},
-                                                                 {"fp32", &kernel.flops.fp32},
-                                                                 {"fp16", &kernel.flops.fp16},
-                                                                 {"bf16", &kernel.flops.bf16},
-                                                                 {"tensor", &kernel.flops.tensor}};
-    for (const auto &[name, q] : buckets) {
-      std::optional<double> v = q->evaluate(bindings);
-      if (!v)
-        return {Verdict::NotCheckable, std::string("the ") + name + " FLOP estimate needs every symbol bound" +
-                                           (q->known() ? " (--arg NAME=VALUE, --grid, --block)" : unknownBecause(kernel))};
-      byBucket[name] = *v;
+    BucketFlops byBucket;
+    const Quantity *buckets[] = {&kernel.flops.fp64, &kernel.flops.fp32, &kernel.flops.fp16, &kernel.flops.bf16,
+                                 &kernel.flops.tensor};
+    for (size_t i = 0; i < byBucket.size(); ++i) {
+      byBucket[i] = buckets[i]->evaluate(bindings);
+      if (!byBucket[i])
+        return {Verdict::NotCheckable, std::string("the ") + toString(static_cast<FlopBucket>(i)) +
+                                           " FLOP estimate needs every symbol bound" +
+                                           (buckets[i]->known() ? " (--arg NAME=VALUE, --grid, --block)"
+                                                                : unknownBecause(kernel))};
     }
-    RoofChoice roof = roofFor(byBucket, ceilings);
+    RoofChoice roof = roofFor(dominantBucket(byBucket), ceilings);
     if (!roof.roofline)
       return {Verdict::NotCheckable, roof.whyNot};
     std::optional<double> intensity = kernel.intensity.predicted.evaluate(bindings);
@@ -442,104 +432,132 @@ ClaimResult checkAgainstEstimate(const Claim &claim, const StaticKernel &kernel,
           "estimate " + estimateText + "; bind " + joined(unbound) + " to compare (--arg NAME=VALUE, --grid, --block)"};
 }
 
-ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kernel,
-                                    const std::vector<const Launch *> &launches, const CeilingsDocument *ceilings,
-                                    double tolerance) {
-  if (launches.empty())
-    return {Verdict::NotCheckable, "no profiled launch of " + kernel.name + " in the measured files"};
-  int held = 0;
-  std::string lastDetail;
-  // Profiled launches alternate counter sets (roofcheck run's traffic set counts time and DRAM bytes only):
-  // a launch without what the claim needs is passed over, and the claim is checked on those that have it.
-  std::vector<std::string> lacking;
-  for (const Launch *launch : launches) {
-    auto metric = [&](const char *name) -> std::optional<double> {
-      auto it = launch->metrics.find(name);
-      return it == launch->metrics.end() ? std::nullopt : std::optional<double>(it->second);
-    };
-    MeasuredFlops flops = measuredFlops(launch->metrics);
-    std::optional<double> read = metric(metrics::DramRead), write = metric(metrics::DramWrite);
-    std::optional<double> dram;
-    if (read && write)
-      dram = *read + *write;
-    std::optional<double> intensity;
-    if (flops.total() && dram && *dram > 0)
-      intensity = *flops.total() / *dram;
-    std::string where = "launch " + std::to_string(launch->index);
-    // A total that leaves a precision out for want of its counters decides nothing that depends on it.
-    std::vector<std::string> uncounted = flops.uncounted();
-    bool needsTotal = claim.subject == "bound" || claim.subject == "flops.total" ||
-                      claim.subject.rfind("intensity", 0) == 0;
-    if (needsTotal && !uncounted.empty())
-      return {Verdict::NotCheckable, where + " lacks the counters for " + uncounted.front() + ", part of the FLOPs " +
-                                         (claim.subject == "flops.total" ? "total" : "that " + claim.subject +
-                                                                                          " needs")};
+namespace {
 
-    if (claim.subject == "bound") {
-      if (!intensity) {
-        lacking.push_back(where + " has no FLOP or DRAM byte counters");
-        continue;
-      }
-      RoofChoice roof = roofFor({{"fp64", flops.fp64.value_or(0)}, {"fp32", flops.fp32.value_or(0)},
-                                 {"fp16", flops.fp16.value_or(0)}},
-                                ceilings);
+/// What one signature's profiled launches measured for a claim's subject, a launch on average, or why
+/// they cannot say.
+struct SignatureMeasure {
+  std::optional<double> value;
+  std::string lacking;  ///< why there is no value
+  std::string adjusted; ///< how the traffic was read, where not as counted
+};
+
+SignatureMeasure measureSignature(const Claim &claim, const join::JoinedKernel &kernel, const join::Signature &sig,
+                                  const CeilingsDocument *ceilings, double tolerance) {
+  const join::Tally &t = sig.tally;
+  double launches = static_cast<double>(t.profiled);
+  auto perLaunch = [&](const std::optional<double> &total) {
+    return total ? std::optional<double>(*total / launches) : std::nullopt;
+  };
+  const std::string &s = claim.subject;
+  if (s == "flops.total")
+    return {perLaunch(t.total(t.flops)), "", ""};
+  if (s == "flops.fp64")
+    return {perLaunch(t.total(t.fp64)), "", ""};
+  if (s == "flops.fp32")
+    return {perLaunch(t.total(t.fp32)), "", ""};
+  if (s == "flops.fp16")
+    return {perLaunch(t.total(t.fp16)), "", ""};
+
+  join::CausedTraffic caused = join::causedTraffic(join::factsOf(kernel, t, ceilings), tolerance);
+  bool usesRead = s != "bytes.write", usesWrite = s != "bytes.read";
+  std::vector<std::string> notes;
+  if (usesWrite && caused.dirtyWriteBack)
+    notes.push_back("writes less " + format(*caused.dirtyWriteBack / launches) +
+                    " B of earlier launches' dirty lines written back during it (dirty-lines-written-back)");
+  if (usesWrite && caused.writesHeldInL2)
+    notes.push_back("writes taken as the kernel's " + format(*caused.write / launches) + " B (DRAM counted " +
+                    format(*perLaunch(t.total(t.dramWrite))) +
+                    "): the rest was still in the write-back L2 when it ended (outputs-held-in-l2)");
+  if (usesRead && caused.readsServedFromL2)
+    notes.push_back("reads taken as the kernel's " + format(*caused.read / launches) + " B (DRAM counted " +
+                    format(*perLaunch(t.total(t.dramRead))) +
+                    "): L2 served the rest from lines an earlier launch left (inputs-served-from-l2)");
+  std::string adjusted;
+  for (const std::string &n : notes)
+    adjusted += (adjusted.empty() ? "" : "; ") + n;
+
+  std::optional<double> dram;
+  if (caused.read && caused.write)
+    dram = *caused.read + *caused.write;
+  if (s == "bytes.read")
+    return {perLaunch(caused.read), "", adjusted};
+  if (s == "bytes.write")
+    return {perLaunch(caused.write), "", adjusted};
+  if (s == "bytes.ideal" || s == "bytes.predicted")
+    return {perLaunch(dram), "", adjusted};
+  // intensity.* and bound: FLOPs over the DRAM bytes
+  std::optional<double> flops = t.total(t.flops);
+  if (!flops || !dram || *dram <= 0)
+    return {std::nullopt, "no FLOP or DRAM byte counters", ""};
+  return {*flops / *dram, "", adjusted};
+}
+
+} // namespace
+
+ClaimResult checkAgainstMeasurement(const Claim &claim, const join::JoinedKernel &kernel,
+                                    const CeilingsDocument *ceilings, double tolerance) {
+  const std::string &s = claim.subject;
+  if (s == "flops.bf16" || s == "flops.tensor" || s == "flops.special")
+    return {Verdict::NotCheckable, s + " is not measured by the SASS FLOP counters"};
+  int64_t heldLaunches = 0;
+  std::string lastDetail;
+  std::vector<std::string> lacking;
+  for (const join::Signature &sig : kernel.signatures) {
+    const join::Tally &t = sig.tally;
+    if (t.profiled == 0)
+      continue;
+    bool one = t.profiled == 1;
+    std::string where = (one ? std::string("the profiled launch") : "the " + std::to_string(t.profiled) +
+                                                                       " profiled launches") +
+                        " at grid " + dimText(sig.grid) + " block " + dimText(sig.block);
+    std::string lack = one ? " lacks" : " lack", have = one ? " has " : " have ";
+    // A total that leaves a precision out for want of its counters decides nothing that depends on it.
+    bool needsTotal = s == "bound" || s == "flops.total" || s.rfind("intensity", 0) == 0;
+    if (needsTotal && !t.uncountedPrecisions.empty())
+      return {Verdict::NotCheckable, where + lack + " the counters for " + *t.uncountedPrecisions.begin() +
+                                         ", part of the FLOPs " +
+                                         (s == "flops.total" ? "total" : "that " + s + " needs")};
+    SignatureMeasure m = measureSignature(claim, kernel, sig, ceilings, tolerance);
+    if (!m.value) {
+      lacking.push_back(where + (m.lacking.empty() ? lack + " the counters for " + s : have + m.lacking));
+      continue;
+    }
+    std::string adjusted = m.adjusted.empty() ? "" : " (" + m.adjusted + ")";
+    if (s == "bound") {
+      RoofChoice roof = roofFor(t.roofBucket(), ceilings);
       if (!roof.roofline)
         return {Verdict::NotCheckable, roof.whyNot};
-      ClaimResult r = boundVerdict(*claim.boundClass, *roof.roofline, *intensity, where + ": the measured");
+      ClaimResult r = boundVerdict(*claim.boundClass, *roof.roofline, *m.value, where + ": the measured");
+      r.detail += adjusted;
       if (r.verdict == Verdict::Failed)
         return r;
       lastDetail = r.detail;
-      ++held;
+      heldLaunches += t.profiled;
       continue;
     }
-
-    std::optional<double> measured;
-    const std::string &s = claim.subject;
-    if (s == "flops.total")
-      measured = flops.total();
-    else if (s == "flops.fp64")
-      measured = flops.fp64;
-    else if (s == "flops.fp32")
-      measured = flops.fp32;
-    else if (s == "flops.fp16")
-      measured = flops.fp16;
-    else if (s == "flops.bf16" || s == "flops.tensor" || s == "flops.special")
-      return {Verdict::NotCheckable, s + " is not measured by the SASS FLOP counters"};
-    else if (s == "bytes.read")
-      measured = read;
-    else if (s == "bytes.write")
-      measured = write;
-    else if (s == "bytes.ideal" || s == "bytes.predicted")
-      measured = dram;
-    else
-      measured = intensity;
-    if (!measured) {
-      lacking.push_back(where + " lacks the counters for " + s);
-      continue;
-    }
-
-    Bindings bindings = launchBindings(kernel, *launch);
     double wanted;
     try {
-      wanted = claim.expected->evaluate(bindings).toDouble();
+      wanted = claim.expected->evaluate(sig.bindings).toDouble();
     } catch (const Error &e) {
       return {Verdict::NotCheckable, where + ": " + e.what()};
     }
-    std::string comparison = "measured " + format(*measured) + " " + toString(claim.relation) + " " + format(wanted);
-    if (!holds(*measured, claim.relation, wanted, tolerance))
-      return {Verdict::Failed, where + ": " + comparison + " does not hold (tolerance " +
-                                   format(tolerance * 100) + "%)"};
-    lastDetail = comparison;
-    ++held;
+    std::string comparison = "measured " + format(*m.value) + " " + toString(claim.relation) + " " + format(wanted);
+    if (!holds(*m.value, claim.relation, wanted, tolerance))
+      return {Verdict::Failed, where + ": " + comparison + " does not hold (tolerance " + format(tolerance * 100) +
+                                   "%)" + adjusted};
+    lastDetail = comparison + adjusted;
+    heldLaunches += t.profiled;
   }
-  if (held == 0)
-    return {Verdict::NotCheckable, lacking.front()};
+  if (heldLaunches == 0)
+    return {Verdict::NotCheckable,
+            lacking.empty() ? "no profiled launch of " + kernel.name + " in the measured files" : lacking.front()};
   std::string skipped = lacking.empty() ? ""
-                                        : "; " + std::to_string(lacking.size()) + " other profiled launch" +
-                                              (lacking.size() == 1 ? "" : "es") + " had another counter set (first: " +
+                                        : "; " + std::to_string(lacking.size()) + " other signature" +
+                                              (lacking.size() == 1 ? "" : "s") + " could not say (first: " +
                                               lacking.front() + ")";
-  return {Verdict::Held, "held on " + std::to_string(held) + " profiled launch" + (held == 1 ? "" : "es") +
-                             " (last: " + lastDetail + ")" + skipped};
+  return {Verdict::Held, "held on " + std::to_string(heldLaunches) + " profiled launch" +
+                             (heldLaunches == 1 ? "" : "es") + " (last: " + lastDetail + ")" + skipped};
 }
 
 } // namespace roofcheck

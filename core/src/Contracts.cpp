@@ -154,6 +154,10 @@ DeviceInfo deviceFrom(const FieldReader &r) {
 
 } // namespace
 
+std::string dimText(const Dim3 &d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
 Quantity Quantity::of(const Expr &e, const Bindings &bindings) {
   Quantity q;
   q.expr = e.simplified().str();
@@ -753,6 +757,15 @@ const ComputeCeiling *CeilingsDocument::bestCompute(const std::string &bucket, c
         (!best || c.flopsPerSecond > best->flopsPerSecond))
       best = &c;
   return best;
+}
+
+std::optional<Roofline> CeilingsDocument::roofline(FlopBucket bucket) const {
+  const ComputeCeiling *c = bestCompute(toString(bucket));
+  const MemoryCeiling *dram = bestMemory("dram");
+  if (!c || !dram)
+    return std::nullopt;
+  std::string name = c->dtype == c->bucket ? c->bucket : c->bucket + " " + c->dtype;
+  return Roofline({name, c->flopsPerSecond}, {"dram", dram->bytesPerSecond});
 }
 
 Json toJson(const CeilingsDocument &doc) {

@@ -30,6 +30,17 @@ std::optional<FlopBucket> parseFlopBucket(const std::string &text) {
   return std::nullopt;
 }
 
+std::optional<FlopBucket> dominantBucket(const BucketFlops &flops) {
+  std::optional<FlopBucket> best;
+  double most = 0;
+  for (size_t i = 0; i < flops.size(); ++i)
+    if (flops[i] && *flops[i] > most) {
+      most = *flops[i];
+      best = static_cast<FlopBucket>(i);
+    }
+  return best;
+}
+
 const char *toString(Bound bound) { return bound == Bound::Memory ? "memory" : "compute"; }
 
 namespace {

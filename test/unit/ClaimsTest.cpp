@@ -40,6 +40,25 @@ CeilingsDocument ceilings() {
   return c;
 }
 
+/// The join the audit makes of matmul()'s static entry and these launches.
+class MatmulRun {
+public:
+  explicit MatmulRun(const std::vector<Launch> &launches) : join_({{"k.static.json", &doc_}}) {
+    MeasuredFile file;
+    file.launches = launches;
+    join_.add(file, "k.jsonl");
+  }
+  const join::JoinedKernel &kernel() const { return *join_.find(matmul().mangled); }
+
+private:
+  StaticDocument doc_{"", "sm_90", {matmul()}};
+  join::LaunchJoin join_;
+};
+
+ClaimResult measured(const Claim &c, const std::vector<Launch> &launches) {
+  return checkAgainstMeasurement(c, MatmulRun(launches).kernel(), nullptr, 0.05);
+}
+
 Launch launchWith(int64_t n, double flops, double dramBytes) {
   Launch l;
   l.index = 7;
@@ -153,22 +172,45 @@ TEST(ClaimEstimate, BoundUsesTheRidgeOfTheDominantBucket) {
             "the predicted intensity 10 FLOP/B is below the ridge 15 of fp32 over dram: memory-bound");
 }
 
-TEST(ClaimMeasured, EvaluatesWithEachLaunchsArguments) {
+TEST(ClaimMeasured, EvaluatesWithEachSignaturesArguments) {
   Claim c = parseClaims("intensity >= N / 6", at)[0];
   // N = 1200: claim 200 FLOP/B. 2N^3 = 3.456e9 FLOPs; 17.28e6 DRAM bytes gives exactly 200.
   Launch onRoof = launchWith(1200, 3.456e9, 17.28e6);
-  Launch moreTraffic = launchWith(1200, 3.456e9, 2 * 17.28e6);
-  ClaimResult ok = checkAgainstMeasurement(c, matmul(), {&onRoof}, nullptr, 0.05);
+  ClaimResult ok = measured(c, {onRoof});
   EXPECT_EQ(ok.verdict, Verdict::Held) << ok.detail;
-  ClaimResult bad = checkAgainstMeasurement(c, matmul(), {&onRoof, &moreTraffic}, nullptr, 0.05);
+  // N = 2400 is another signature, checked with its own N: claim 400, 8x the FLOPs over 4x the bytes.
+  Launch larger = launchWith(2400, 8 * 3.456e9, 4 * 17.28e6);
+  larger.grid = {2, 1, 1};
+  ClaimResult both = measured(c, {onRoof, larger});
+  EXPECT_EQ(both.detail, "held on 2 profiled launches (last: measured 400 >= 400)");
+  // Launches of one signature are read as their mean, as the report reads them: 1.5x the bytes, 133 FLOP/B.
+  Launch moreTraffic = launchWith(1200, 3.456e9, 2 * 17.28e6);
+  ClaimResult bad = measured(c, {onRoof, moreTraffic});
   EXPECT_EQ(bad.verdict, Verdict::Failed);
-  EXPECT_EQ(bad.detail, "launch 7: measured 100 >= 200 does not hold (tolerance 5%)");
-  EXPECT_EQ(checkAgainstMeasurement(c, matmul(), {}, nullptr, 0.05).verdict, Verdict::NotCheckable);
+  EXPECT_EQ(bad.detail, "the 2 profiled launches at grid (1,1,1) block (1,1,1): measured 133.333 >= 200 does not "
+                        "hold (tolerance 5%)");
+  Launch timedOnly = onRoof;
+  timedOnly.profiled = false;
+  ClaimResult none = measured(c, {timedOnly});
+  EXPECT_EQ(none.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(none.detail, "no profiled launch of matmul_tiled in the measured files");
   Claim bytes = parseClaims("bytes == 12 * N * N", at)[0];
   // 12 * 1200^2 = 17.28e6; 3% more is within the 5% tolerance, 10% more is not.
-  Launch near = launchWith(1200, 1, 17.28e6 * 1.03), far = launchWith(1200, 1, 17.28e6 * 1.10);
-  EXPECT_EQ(checkAgainstMeasurement(bytes, matmul(), {&near}, nullptr, 0.05).verdict, Verdict::Held);
-  EXPECT_EQ(checkAgainstMeasurement(bytes, matmul(), {&far}, nullptr, 0.05).verdict, Verdict::Failed);
+  EXPECT_EQ(measured(bytes, {launchWith(1200, 1, 17.28e6 * 1.03)}).verdict, Verdict::Held);
+  EXPECT_EQ(measured(bytes, {launchWith(1200, 1, 17.28e6 * 1.10)}).verdict, Verdict::Failed);
+}
+
+TEST(ClaimMeasured, ACounterOnlySomeLaunchesCarryIsTheirMean) {
+  // roofcheck run's traffic set counts time and DRAM bytes only: the FLOPs come from the other launch.
+  Claim c = parseClaims("flops == 2 * N * N * N", at)[0];
+  Launch full = launchWith(1200, 3.456e9, 17.28e6);
+  Launch traffic = full;
+  for (const auto &[name, value] : full.metrics)
+    if (name.find("sass") != std::string::npos)
+      traffic.metrics.erase(name);
+  ClaimResult r = measured(c, {full, traffic});
+  EXPECT_EQ(r.verdict, Verdict::Held) << r.detail;
+  EXPECT_EQ(r.detail, "held on 2 profiled launches (last: measured 3.456e+09 == 3.456e+09)");
 }
 
 TEST(ClaimMeasured, ATotalWithAPrecisionUncountedIsNotChecked) {
@@ -177,13 +219,47 @@ TEST(ClaimMeasured, ATotalWithAPrecisionUncountedIsNotChecked) {
   Launch fp32Only = all;
   for (const char *op : {"dadd", "dmul", "dfma", "hadd", "hmul", "hfma"})
     fp32Only.metrics.erase(std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum");
-  ClaimResult r = checkAgainstMeasurement(c, matmul(), {&fp32Only}, nullptr, 0.05);
+  ClaimResult r = measured(c, {fp32Only});
   EXPECT_EQ(r.verdict, Verdict::NotCheckable);
-  EXPECT_EQ(r.detail, "launch 7 lacks the counters for fp64, part of the FLOPs total");
+  EXPECT_EQ(r.detail, "the profiled launch at grid (1,1,1) block (1,1,1) lacks the counters for fp16, part of the "
+                      "FLOPs total");
   Claim bound = parseClaims("intensity >= N / 6", at)[0];
-  EXPECT_EQ(checkAgainstMeasurement(bound, matmul(), {&fp32Only}, nullptr, 0.05).detail,
-            "launch 7 lacks the counters for fp64, part of the FLOPs that intensity.ideal needs");
-  EXPECT_EQ(checkAgainstMeasurement(c, matmul(), {&all}, nullptr, 0.05).verdict, Verdict::Held);
+  EXPECT_EQ(measured(bound, {fp32Only}).detail,
+            "the profiled launch at grid (1,1,1) block (1,1,1) lacks the counters for fp16, part of the FLOPs "
+            "that intensity.ideal needs");
+  EXPECT_EQ(measured(c, {all}).verdict, Verdict::Held);
+}
+
+TEST(ClaimMeasured, AnOutputHeldInL2IsJudgedOnTheBytesTheKernelWrites) {
+  // N = 1200: the kernel reads 8N^2 = 11.52e6 B and writes 4N^2 = 5.76e6 B. DRAM counted the reads and a
+  // third of the writes; the rest, less than the 50 MB L2 holds, was still in the write-back L2 at the end.
+  Claim c = parseClaims("bytes == 12 * N * N", at)[0];
+  Launch l = launchWith(1200, 3.456e9, 0);
+  l.metrics["dram__bytes_read.sum"] = 11.52e6;
+  l.metrics["dram__bytes_write.sum"] = 1.92e6;
+  MeasuredFile file;
+  file.header.devices.push_back({0, "GPU", "", "9.0", 132, 50'000'000, 0});
+  file.launches = {l};
+  StaticDocument doc{"", "sm_90", {matmul()}};
+  join::LaunchJoin run({{"k.static.json", &doc}});
+  run.add(file, "k.jsonl");
+  ClaimResult r = checkAgainstMeasurement(c, *run.find(matmul().mangled), nullptr, 0.05);
+  EXPECT_EQ(r.verdict, Verdict::Held) << r.detail;
+  EXPECT_EQ(r.detail, "held on 1 profiled launch (last: measured 1.728e+07 == 1.728e+07 (writes taken as the "
+                      "kernel's 5.76e+06 B (DRAM counted 1.92e+06): the rest was still in the write-back L2 when it "
+                      "ended (outputs-held-in-l2)))");
+  // Without the device's L2 size nothing says the writes stayed in L2: the counted bytes stand, and fail.
+  MeasuredFile unknownL2 = file;
+  unknownL2.header.devices.clear();
+  join::LaunchJoin counted({{"k.static.json", &doc}});
+  counted.add(unknownL2, "k.jsonl");
+  EXPECT_EQ(checkAgainstMeasurement(c, *counted.find(matmul().mangled), nullptr, 0.05).verdict, Verdict::Failed);
+  // Nor where the shortfall is more than the L2 holds (3.84 MB missing, a 1 MB L2).
+  MeasuredFile smallL2 = file;
+  smallL2.header.devices.front().l2Bytes = 1'000'000;
+  join::LaunchJoin small({{"k.static.json", &doc}});
+  small.add(smallL2, "k.jsonl");
+  EXPECT_EQ(checkAgainstMeasurement(c, *small.find(matmul().mangled), nullptr, 0.05).verdict, Verdict::Failed);
 }
 
 TEST(Bindings, DecodesArgumentsByParameterType) {
@@ -214,7 +290,7 @@ TEST(Bindings, ParsesOptionsAndLaunches) {
   Launch l = launchWith(2048, 0, 0);
   l.grid = {64, 64, 1};
   l.block = {32, 32, 1};
-  Bindings fromLaunch = launchBindings(matmul(), l);
+  const Bindings &fromLaunch = MatmulRun({l}).kernel().signatures.front().bindings;
   EXPECT_EQ(fromLaunch.at("N"), Number(int64_t{2048}));
   EXPECT_EQ(fromLaunch.at("gridDim.y"), Number(int64_t{64}));
   EXPECT_EQ(fromLaunch.at("blockDim.x"), Number(int64_t{32}));

@@ -58,3 +58,11 @@ TEST(Roofline, BucketNames) {
   EXPECT_STREQ(toString(FlopBucket::Tensor), "tensor");
   EXPECT_EQ(parseFlopBucket("fp8"), std::nullopt);
 }
+
+TEST(Roofline, DominantBucketHasTheMostFlops) {
+  EXPECT_EQ(dominantBucket({1.0, 5.0, std::nullopt, 2.0, 0.0}), FlopBucket::FP32);
+  // A tie goes to the first in FlopBucket order; unknown counts are passed over, not taken for 0 or more.
+  EXPECT_EQ(dominantBucket({3.0, 3.0, std::nullopt, std::nullopt, std::nullopt}), FlopBucket::FP64);
+  EXPECT_EQ(dominantBucket({std::nullopt, 0.0, 0.0, 0.0, 7.0}), FlopBucket::Tensor);
+  EXPECT_EQ(dominantBucket({0.0, 0.0, std::nullopt, 0.0, 0.0}), std::nullopt);
+}

@@ -36,8 +36,4 @@ void addDimensionBindings(Bindings &bindings, const std::string &symbol, const D
 /// Adds one "NAME=VALUE" option to bindings; throws Error for a malformed one.
 void addArgumentBinding(Bindings &bindings, const std::string &option);
 
-/// Everything a launch tells about a static kernel's symbols: the launch dimensions and every scalar
-/// argument whose parameter the static file names (parameter index -> name, raw bytes read as its type).
-Bindings launchBindings(const StaticKernel &kernel, const Launch &launch);
-
 } // namespace roofcheck

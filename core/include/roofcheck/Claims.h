@@ -10,6 +10,7 @@
 
 #include "roofcheck/Contracts.h"
 #include "roofcheck/Expr.h"
+#include "roofcheck/Join.h"
 #include "roofcheck/Roofline.h"
 
 #include <optional>
@@ -68,10 +69,13 @@ struct ClaimResult {
 ClaimResult checkAgainstEstimate(const Claim &claim, const StaticKernel &kernel, const Bindings &bindings,
                                  const CeilingsDocument *ceilings);
 
-/// Checks a claim against the profiled launches of the kernel; `tolerance` is the relative slack allowed
-/// for measurement noise (0.05 = 5%). The claim's expression is evaluated with each launch's arguments.
-ClaimResult checkAgainstMeasurement(const Claim &claim, const StaticKernel &kernel,
-                                    const std::vector<const Launch *> &launches, const CeilingsDocument *ceilings,
-                                    double tolerance);
+/// Checks a claim against the kernel's profiled launches as the join groups them, so that it reads the
+/// numbers the report shows: each launch signature's counters as a mean a launch (a counter only some
+/// launches carry, over those; one-pass DRAM bytes before replayed ones; fp16 register moves left out), its
+/// DRAM bytes as the traffic the launches cause (join::causedTraffic: write-back and L2 residency taken into
+/// account, and said). The claim's expression is evaluated with each signature's bindings; `tolerance` is the
+/// relative slack allowed for measurement noise (0.05 = 5%).
+ClaimResult checkAgainstMeasurement(const Claim &claim, const join::JoinedKernel &kernel,
+                                    const CeilingsDocument *ceilings, double tolerance);
 
 } // namespace roofcheck

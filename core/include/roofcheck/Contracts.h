@@ -9,6 +9,7 @@
 
 #include "roofcheck/Expr.h"
 #include "roofcheck/Json.h"
+#include "roofcheck/Roofline.h"
 
 #include <array>
 #include <cstdint>
@@ -44,6 +45,7 @@ struct Quantity {
 };
 
 using Dim3 = std::array<int64_t, 3>;
+std::string dimText(const Dim3 &d); ///< "(128,1,1)"
 
 // ----------------------------------------------------------------------------------- static/1
 
@@ -279,6 +281,9 @@ struct CeilingsDocument {
   const MemoryCeiling *bestMemory(const std::string &level) const;
   /// The fastest compute ceiling for a bucket and, when given, a dtype; or nullptr.
   const ComputeCeiling *bestCompute(const std::string &bucket, const std::string &dtype = "") const;
+  /// The roofline a kernel of this FLOP bucket sits under: the bucket's fastest compute ceiling ("fp32",
+  /// "tensor bf16") over the fastest DRAM bandwidth; nullopt where the document lacks either.
+  std::optional<Roofline> roofline(FlopBucket bucket) const;
 };
 
 Json toJson(const CeilingsDocument &doc);

@@ -3,6 +3,7 @@
 // numbers come from is the ceilings document's business (Contracts.h).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,12 @@ namespace roofcheck {
 enum class FlopBucket { FP64, FP32, FP16, BF16, Tensor };
 const char *toString(FlopBucket bucket);
 std::optional<FlopBucket> parseFlopBucket(const std::string &text);
+
+/// FLOPs by bucket, indexed by FlopBucket; nullopt for a count that is not known.
+using BucketFlops = std::array<std::optional<double>, 5>;
+/// The bucket whose ceiling gives a kernel its roof: the one with the most FLOPs (the first in FlopBucket
+/// order on a tie), unknown counts passed over; nullopt when no known count is above 0.
+std::optional<FlopBucket> dominantBucket(const BucketFlops &flops);
 
 enum class Bound { Memory, Compute };
 const char *toString(Bound bound);
