@@ -1,6 +1,7 @@
-// The quick way through a launch record of a measured file: read straight into a Launch by SAX events,
-// without building a JSON document (a long run has millions of records; the document costs twice the
-// reading). It takes only records that launchFrom would take unchanged and gives up on anything else
+// The quick way through a launch record of a measured file: read straight into a Launch by a scanner made
+// for the record's shape, without building a JSON document (a long run has millions of records; the
+// document costs twice the reading, a general SAX lexer most of the rest). It takes only records that
+// launchFrom would take unchanged and gives up on anything else
 // (another record kind, an unexpected type or value, a missing or repeated field), which then goes through
 // launchFrom, the one that says what is wrong. LaunchFastPathTest checks the two agree.
 #pragma once

@@ -159,7 +159,30 @@ TEST(MeasuredReader, QuickPathLeavesEverythingElseToTheCheckedPath) {
       {"a repeated field", good.substr(0, good.size() - 1) + ",\"index\":8}"},
       {"cut short", good.substr(0, good.size() - 10)},
       {"trailing text", good + " x"},
+      // Beyond what its scanner reads, the quick path gives up too, even where the JSON is good.
+      {"an escape in the name", edited([](Json &j) { j["name"] = "say \"hi\""; })},
+      {"a name outside ASCII", edited([](Json &j) { j["name"] = "caf\u00e9"; })},
   };
+  // Text edits of the same line, for what a JSON writer would never write.
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string line = good;
+    size_t at = line.find(from);
+    return at == std::string::npos ? std::string("(not found: ") + from + ")" : line.replace(at, from.size(), to);
+  };
+  const std::pair<std::string, std::string> malformed[] = {
+      {"a leading zero", replaced("\"index\":7", "\"index\":07")},
+      {"an index past 64 bits", replaced("\"index\":7", "\"index\":18446744073709551616")},
+      {"an exponent without digits", replaced("\"index\":7", "\"index\":7e")},
+      {"a fraction without digits", replaced("\"index\":7", "\"index\":7.")},
+      {"a bare word", replaced("\"profiled\":true", "\"profiled\":yes")},
+      {"a comma too many", replaced("\"index\":7", "\"index\":7,")},
+  };
+  for (const auto &[what, line] : malformed) {
+    EXPECT_FALSE(parseLaunchQuickly(line)) << what;
+    EXPECT_TRUE(Json::parse(line, nullptr, false).is_discarded() || what == "an index past 64 bits") << what;
+  }
+  // White space anywhere JSON allows it reads the same.
+  expectSameLaunch(Json::parse(good).dump(2), "indented");
   for (const auto &[what, line] : others)
     EXPECT_FALSE(parseLaunchQuickly(line)) << what;
   // Fields the checked path ignores are ignored here too.
