@@ -217,28 +217,17 @@ void kernelTableHtml(std::string &out, const ReportDocument &doc, const Table &t
   out += "</tbody></table></div>\n";
 }
 
-void signatureTable(std::string &out, const ReportKernel &k) {
-  out += "<h3>Launch signatures</h3>\n<table class=\"signatures\"><tr><th>grid</th><th>block</th><th>args</th>"
-         "<th>launches</th><th>time</th><th>share</th><th>AI ideal</th><th>AI measured</th><th>of roof</th></tr>\n";
-  for (const ReportSignature *s : signaturesByTime(k)) {
-    std::string args;
-    for (const auto &[n, v] : s->args)
-      args += (args.empty() ? "" : " ") + n + "=" + v;
-    out += "<tr><td>" + dimText(s->grid) + "</td><td>" + dimText(s->block) + "</td><td>" + escapeXml(args) + "</td><td>" +
-           std::to_string(s->launches) + "</td><td>" + duration(s->timeNs) + "</td><td>" + percent(s->timeShare) +
-           "</td><td>" + orDash(s->predictedIntensityIdeal, intensity) + "</td><td>" +
-           orDash(s->measuredIntensity, intensity) + "</td><td>" + orDash(s->fractionOfRoof, percent) + "</td></tr>\n";
+void sectionHtml(std::string &out, const Section &section) {
+  out += "<h3>" + escapeXml(section.title) + "</h3>\n<table class=\"section\"><tr>";
+  for (const std::string &h : section.table.header)
+    out += "<th>" + escapeXml(h) + "</th>";
+  out += "</tr>\n";
+  for (const std::vector<std::string> &r : section.table.rows) {
+    out += "<tr>";
+    for (const std::string &cell : r)
+      out += "<td>" + escapeXml(cell) + "</td>";
+    out += "</tr>\n";
   }
-  out += "</table>\n";
-}
-
-void rankTable(std::string &out, const ReportKernel &k) {
-  out += "<h3>Processes</h3>\n<table class=\"ranks\"><tr><th>process</th><th>launches</th><th>time</th>"
-         "<th>AI measured</th><th>FLOP/s</th></tr>\n";
-  for (const ReportRank &r : k.ranks)
-    out += "<tr><td>" + escapeXml(r.label) + "</td><td>" + std::to_string(r.launches) + "</td><td>" +
-           duration(r.timeNs) + "</td><td>" + orDash(r.measuredIntensity, intensity) + "</td><td>" +
-           orDash(r.flopsPerSecond, [](double v) { return si(v, "FLOP/s"); }) + "</td></tr>\n";
   out += "</table>\n";
 }
 
@@ -267,13 +256,18 @@ void kernelDetail(std::string &out, const ReportDocument &doc, const PlotKernel 
   out += "<dt>measured dot</dt><dd>" + escapeXml(dotText(pk.measured)) + "</dd>";
   if (!pk.omitted.empty())
     out += "<dt>not plotted</dt><dd>" + escapeXml(pk.omitted) + "</dd>";
+  if (k.signatures.size() == 1) { // several have a section of their own
+    const ReportSignature &s = k.signatures.front();
+    std::string launch = "grid " + dimText(s.grid) + " block " + dimText(s.block);
+    for (const auto &[n, v] : s.args)
+      launch += " " + n + "=" + v;
+    out += "<dt>launch</dt><dd>" + escapeXml(launch) + "</dd>";
+  }
   out += "</dl>\n";
   if (!k.explanations.empty())
     explanationList(out, k.explanations);
-  if (!k.signatures.empty())
-    signatureTable(out, k);
-  if (k.ranks.size() > 1)
-    rankTable(out, k);
+  for (const Section &section : kernelSections(k))
+    sectionHtml(out, section);
   out += "</section>\n";
 }
 

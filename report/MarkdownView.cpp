@@ -19,6 +19,16 @@ std::string row(const std::vector<std::string> &cells) {
   return out + "\n";
 }
 
+/// A table with numbers aligned right and the first column left.
+void table(std::string &out, const Table &t) {
+  out += row(t.header);
+  std::vector<std::string> rule(t.header.size(), "---:");
+  rule[0] = "---";
+  out += row(rule);
+  for (const auto &r : t.rows)
+    out += row(r);
+}
+
 void explanations(std::string &out, const std::vector<Explanation> &list) {
   for (const Explanation &e : list) {
     out += "- **" + e.severity + "** `" + e.kind + "`: " + e.message + "\n";
@@ -39,39 +49,19 @@ std::string renderMarkdown(const ReportDocument &doc) {
     out.back() = '\n';
     out += "\n";
   }
-  Table t = kernelTable(doc);
-  out += row(t.header);
-  std::vector<std::string> rule(t.header.size(), "---:");
-  rule[0] = "---";
-  out += row(rule);
-  for (const auto &r : t.rows)
-    out += row(r);
+  table(out, kernelTable(doc));
   for (const ReportKernel &k : doc.kernels) {
-    if (k.explanations.empty() && k.signatures.size() < 2 && k.ranks.size() < 2)
+    std::vector<Section> sections = kernelSections(k);
+    if (k.explanations.empty() && sections.empty())
       continue;
     out += "\n## `" + displayName(k) + "`" + (k.file.empty() ? "" : " (" + k.file + ":" + std::to_string(k.line) + ")") +
            "\n\n";
     if (displayName(k) != k.name)
       out += "`" + k.name + "`\n\n";
     explanations(out, k.explanations);
-    if (k.signatures.size() > 1) {
-      out += "\n" + row({"grid", "block", "args", "launches", "time", "share", "AI ideal", "AI measured", "of roof"});
-      out += row({"---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:"});
-      for (const ReportSignature &s : k.signatures) {
-        std::string args;
-        for (const auto &[n, v] : s.args)
-          args += (args.empty() ? "" : " ") + n + "=" + v;
-        out += row({dimText(s.grid), dimText(s.block), args, std::to_string(s.launches), duration(s.timeNs),
-                    percent(s.timeShare), orDash(s.predictedIntensityIdeal, intensity),
-                    orDash(s.measuredIntensity, intensity), orDash(s.fractionOfRoof, percent)});
-      }
-    }
-    if (k.ranks.size() > 1) {
-      out += "\n" + row({"process", "launches", "time", "AI measured", "FLOP/s"});
-      out += row({"---", "---:", "---:", "---:", "---:"});
-      for (const ReportRank &r : k.ranks)
-        out += row({r.label, std::to_string(r.launches), duration(r.timeNs), orDash(r.measuredIntensity, intensity),
-                    orDash(r.flopsPerSecond, [](double v) { return si(v, "FLOP/s"); })});
+    for (const Section &section : sections) {
+      out += "\n### " + section.title + "\n\n";
+      table(out, section.table);
     }
   }
   if (!doc.problems.empty()) {

@@ -98,6 +98,48 @@ Table kernelTable(const ReportDocument &doc) {
   return t;
 }
 
+std::vector<Section> kernelSections(const ReportKernel &k) {
+  std::vector<Section> sections;
+  if (k.signatures.size() > 1) {
+    Section s{"Launch signatures", {}};
+    s.table.header = {"grid", "block", "args", "launches", "time", "share", "AI ideal", "AI measured", "of roof"};
+    for (const ReportSignature *sig : signaturesByTime(k)) {
+      std::string args;
+      for (const auto &[n, v] : sig->args)
+        args += (args.empty() ? "" : " ") + n + "=" + v;
+      s.table.rows.push_back({dimText(sig->grid), dimText(sig->block), args, std::to_string(sig->launches),
+                              duration(sig->timeNs), percent(sig->timeShare),
+                              orDash(sig->predictedIntensityIdeal, intensity),
+                              orDash(sig->measuredIntensity, intensity), orDash(sig->fractionOfRoof, percent)});
+      s.table.keys.push_back({std::nullopt, std::nullopt, std::nullopt, static_cast<double>(sig->launches),
+                              sig->timeNs, sig->timeShare, sig->predictedIntensityIdeal, sig->measuredIntensity,
+                              sig->fractionOfRoof});
+    }
+    // A kernel without scalar arguments (or a file without their names) has nothing to show in that column.
+    if (std::all_of(s.table.rows.begin(), s.table.rows.end(), [](const auto &row) { return row[2].empty(); })) {
+      s.table.header.erase(s.table.header.begin() + 2);
+      for (auto &row : s.table.rows)
+        row.erase(row.begin() + 2);
+      for (auto &keys : s.table.keys)
+        keys.erase(keys.begin() + 2);
+    }
+    sections.push_back(std::move(s));
+  }
+  if (k.ranks.size() > 1) {
+    Section s{"Processes", {}};
+    s.table.header = {"process", "launches", "time", "AI measured", "FLOP/s"};
+    for (const ReportRank &r : k.ranks) {
+      s.table.rows.push_back({r.label, std::to_string(r.launches), duration(r.timeNs),
+                              orDash(r.measuredIntensity, intensity),
+                              orDash(r.flopsPerSecond, [](double v) { return si(v, "FLOP/s"); })});
+      s.table.keys.push_back(
+          {std::nullopt, static_cast<double>(r.launches), r.timeNs, r.measuredIntensity, r.flopsPerSecond});
+    }
+    sections.push_back(std::move(s));
+  }
+  return sections;
+}
+
 namespace {
 
 /// ANSI styles, or nothing when colour is off.
@@ -118,7 +160,11 @@ const char *const DropOrder[] = {"AI pred", "traffic",  "roof",    "launches",  
 constexpr size_t NameColumnWanted = 32; ///< narrower than this, columns go before the name is cut further
 constexpr size_t NameColumnLeast = 12;
 
-std::string renderColumns(const Table &t, size_t rows, const TextOptions &o, const Paint &paint) {
+/// The first `rows` rows of a table fitted to the terminal, each line after `indent`.
+std::string renderColumns(const Table &t, size_t rows, const TextOptions &options, const Paint &paint,
+                          const std::string &indent = "") {
+  TextOptions o = options;
+  o.width = o.width > indent.size() ? o.width - indent.size() : 0;
   std::vector<size_t> width(t.header.size());
   for (size_t c = 0; c < t.header.size(); ++c) {
     width[c] = displayWidth(t.header[c]);
@@ -157,7 +203,7 @@ std::string renderColumns(const Table &t, size_t rows, const TextOptions &o, con
     }
     while (!out.empty() && out.back() == ' ')
       out.pop_back();
-    return out + "\n";
+    return indent + out + "\n";
   };
   std::string out = line(t.header, true);
   for (size_t r = 0; r < rows; ++r)
@@ -166,7 +212,7 @@ std::string renderColumns(const Table &t, size_t rows, const TextOptions &o, con
     std::string names;
     for (const std::string &d : dropped)
       names += (names.empty() ? "" : ", ") + d;
-    out += "(not shown at " + std::to_string(o.width) + " columns: " + names + ")\n";
+    out += indent + "(not shown at " + std::to_string(options.width) + " columns: " + names + ")\n";
   }
   return out;
 }
@@ -347,35 +393,21 @@ void appendExplanations(std::string &out, const std::vector<Explanation> &list, 
   }
 }
 
-constexpr size_t SignaturesShown = 5;
+constexpr size_t SectionRowsShown = 5;
 
 void appendDetails(std::string &out, const ReportKernel &k, const TextOptions &o, const Paint &paint) {
-  bool manySignatures = k.signatures.size() > 1, manyRanks = k.ranks.size() > 1;
-  if (k.explanations.empty() && !manySignatures && !manyRanks)
+  std::vector<Section> sections = kernelSections(k);
+  if (k.explanations.empty() && sections.empty())
     return;
   out += "\n" + paint(o.fullNames ? k.name : displayName(k), Bold) +
          (k.file.empty() ? "" : " (" + k.file + ":" + std::to_string(k.line) + ")") + ":\n";
   appendExplanations(out, k.explanations, "  ", paint);
-  if (manySignatures) {
-    std::vector<const ReportSignature *> byTime = signaturesByTime(k);
-    for (size_t i = 0; i < byTime.size() && (o.top == 0 || i < SignaturesShown); ++i) {
-      const ReportSignature &s = *byTime[i];
-      std::string args;
-      for (const auto &[n, v] : s.args)
-        args += " " + n + "=" + v;
-      out += "  signature grid " + dimText(s.grid) + " block " + dimText(s.block) + args + ": " +
-             std::to_string(s.launches) + " launches, " + duration(s.timeNs) + " (" + percent(s.timeShare) +
-             "), AI ideal " + orDash(s.predictedIntensityIdeal, intensity) + ", measured " +
-             orDash(s.measuredIntensity, intensity) + ", of roof " + orDash(s.fractionOfRoof, percent) + "\n";
-    }
-    if (o.top != 0 && byTime.size() > SignaturesShown)
-      out += "  ... " + std::to_string(byTime.size() - SignaturesShown) + " more signatures (--top 0 lists all)\n";
+  for (const Section &s : sections) {
+    size_t rows = s.table.rows.size(), shown = o.top == 0 ? rows : std::min(rows, SectionRowsShown);
+    out += "  " + s.title + ":\n" + renderColumns(s.table, shown, o, paint, "    ");
+    if (shown < rows)
+      out += "    ... " + std::to_string(rows - shown) + " more (--top 0 lists all)\n";
   }
-  if (manyRanks)
-    for (const ReportRank &r : k.ranks)
-      out += "  " + r.label + ": " + std::to_string(r.launches) + " launches, " + duration(r.timeNs) +
-             ", AI measured " + orDash(r.measuredIntensity, intensity) + ", " +
-             orDash(r.flopsPerSecond, [](double v) { return si(v, "FLOP/s"); }) + "\n";
 }
 
 /// One line for the kernels past the top: how many, their time and launches, and their explanations.

@@ -20,6 +20,16 @@ struct Table {
 };
 Table kernelTable(const ReportDocument &doc);
 
+/// A table of one kernel's details, under the title the views give it.
+struct Section {
+  std::string title; ///< "Launch signatures", "Processes"
+  Table table;
+};
+/// The detail sections of a kernel, in the order every view shows them (views by section, as llvm-mca's: a
+/// new section is one function in TableView.cpp, and each view renders any Table its own way): the launch
+/// signatures, the most GPU time first, and the processes, each where the kernel has more than one.
+std::vector<Section> kernelSections(const ReportKernel &k);
+
 /// "static estimate only, no measurement" in static mode; names the device otherwise.
 std::string modeLine(const ReportDocument &doc);
 
