@@ -67,6 +67,19 @@ std::optional<std::string> boundAt(const std::optional<Roofline> &roofline, cons
   return std::string(toString(roofline->classify(*ai).bound));
 }
 
+/// Where a kernel, one of its signatures or its launches in one process sit: the same quantities for each.
+ReportDot dotOf(const Tally &t, const std::optional<Roofline> &roofline, const Roofs &roofs) {
+  ReportDot d;
+  d.predictedIntensityIdeal = t.ratioOf(Flops, Ideal);
+  d.predictedIntensityPredicted = t.ratioOf(Flops, Predicted);
+  d.measuredIntensity = t.measuredIntensity();
+  d.flopsPerSecond = t.perSecond(t.total(t.flops));
+  d.bytesPerSecond = t.perSecond(t.dram());
+  d.fractionOfRoof = fractionOfRoof(roofline, roofs.dram(), d.measuredIntensity, d.flopsPerSecond, d.bytesPerSecond);
+  d.trafficRatio = t.trafficRatio();
+  return d;
+}
+
 std::string commaSeparated(const std::set<std::string> &names) {
   std::string text;
   for (const std::string &name : names)
@@ -404,7 +417,6 @@ Model measuredModel(const Inputs &inputs) {
       k.line = acc.kernel->line;
       const Bindings &bindings = acc.signatures.size() == 1 ? acc.signatures.front().bindings : Bindings{};
       k.predicted = predictedCounts(*acc.kernel, t, bindings);
-      fillPredictedIntensities(k, t);
     }
     if (t.profiled > 0)
       k.measured = MeasuredCounts{t.profiled,
@@ -415,15 +427,11 @@ Model measuredModel(const Inputs &inputs) {
                                   t.total(t.l2),
                                   t.dramRead.best().count,
                                   t.dramReplayPasses()};
-    k.measuredIntensity = t.measuredIntensity();
-    k.flopsPerSecond = t.perSecond(t.total(t.flops));
-    k.bytesPerSecond = t.perSecond(t.dram());
-    k.trafficRatio = t.trafficRatio();
     k.dtype = dominantBucket(t);
     std::optional<Roofline> roofline = k.dtype ? roofs.forBucket(*k.dtype) : std::nullopt;
+    static_cast<ReportDot &>(k) = dotOf(t, roofline, roofs);
     if (roofline && k.measuredIntensity)
       k.roof = roofline->attainable(*k.measuredIntensity);
-    k.fractionOfRoof = fractionOfRoof(roofline, roofs.dram(), k.measuredIntensity, k.flopsPerSecond, k.bytesPerSecond);
     k.boundPredicted = boundAt(roofline, predictedIntensityForBound(k));
     k.boundMeasured = boundAt(roofline, k.measuredIntensity);
     if (roofs.present() && k.dtype && !roofline)
@@ -447,21 +455,22 @@ Model measuredModel(const Inputs &inputs) {
       s.launches = st.launches;
       s.timeNs = st.timeNs;
       s.timeShare = doc.totalTimeNs > 0 ? st.timeNs / doc.totalTimeNs : 0;
-      s.predictedIntensityIdeal = st.ratioOf(Flops, Ideal);
-      s.predictedIntensityPredicted = st.ratioOf(Flops, Predicted);
-      s.measuredIntensity = st.measuredIntensity();
-      s.flopsPerSecond = st.perSecond(st.total(st.flops));
-      s.fractionOfRoof =
-          fractionOfRoof(roofline, roofs.dram(), s.measuredIntensity, s.flopsPerSecond, st.perSecond(st.dram()));
-      s.trafficRatio = st.trafficRatio();
+      static_cast<ReportDot &>(s) = dotOf(st, roofline, roofs);
       s.predictedFlops = st.predictedAll[Flops].get();
       s.predictedBytesIdeal = st.predictedAll[Ideal].get();
       s.measuredDramBytes = st.dram();
       k.signatures.push_back(std::move(s));
     }
-    for (const ProcessTally &p : acc.processes)
-      k.ranks.push_back({p.label, p.rank, p.pid, p.tally.launches, p.tally.timeNs, p.tally.measuredIntensity(),
-                         p.tally.perSecond(p.tally.total(p.tally.flops)), p.tally.perSecond(p.tally.dram())});
+    for (const ProcessTally &p : acc.processes) {
+      ReportRank r;
+      static_cast<ReportDot &>(r) = dotOf(p.tally, roofline, roofs);
+      r.label = p.label;
+      r.rank = p.rank;
+      r.pid = p.pid;
+      r.launches = p.tally.launches;
+      r.timeNs = p.tally.timeNs;
+      k.ranks.push_back(std::move(r));
+    }
     doc.kernels.push_back(std::move(k));
   }
   std::stable_sort(doc.kernels.begin(), doc.kernels.end(),

@@ -887,30 +887,55 @@ MeasuredCounts measuredCountsFrom(const FieldReader &r) {
   return m;
 }
 
+/// A dot's fields, the same in kernels, signatures and ranks.
+void putDot(Json &out, const ReportDot &d) {
+  out["intensity"] = {{"predicted_ideal", optionalJson(d.predictedIntensityIdeal)},
+                      {"predicted", optionalJson(d.predictedIntensityPredicted)},
+                      {"measured", optionalJson(d.measuredIntensity)}};
+  out["flops_per_second"] = optionalJson(d.flopsPerSecond);
+  out["bytes_per_second"] = optionalJson(d.bytesPerSecond);
+  out["fraction_of_roof"] = optionalJson(d.fractionOfRoof);
+  out["traffic_ratio"] = optionalJson(d.trafficRatio);
+}
+
+/// Every field is optional: signatures had no bytes_per_second, ranks only measured_intensity (before they
+/// carried the whole dot) and flops_per_second and bytes_per_second.
+ReportDot dotFrom(const FieldReader &r) {
+  ReportDot d;
+  if (auto ir = r.optionalObject("intensity")) {
+    d.predictedIntensityIdeal = ir->optionalNumber("predicted_ideal");
+    d.predictedIntensityPredicted = ir->optionalNumber("predicted");
+    d.measuredIntensity = ir->optionalNumber("measured");
+  } else {
+    d.measuredIntensity = r.optionalNumber("measured_intensity");
+  }
+  d.flopsPerSecond = r.optionalNumber("flops_per_second");
+  d.bytesPerSecond = r.optionalNumber("bytes_per_second");
+  d.fractionOfRoof = r.optionalNumber("fraction_of_roof");
+  d.trafficRatio = r.optionalNumber("traffic_ratio");
+  return d;
+}
+
 Json toJson(const ReportSignature &s) {
   Json args = Json::object();
   for (const auto &[name, value] : s.args)
     args[name] = value;
-  return Json{{"grid", toJson(s.grid)},
-              {"block", toJson(s.block)},
-              {"args", args},
-              {"launches", s.launches},
-              {"time_ns", s.timeNs},
-              {"time_share", s.timeShare},
-              {"intensity",
-               {{"predicted_ideal", optionalJson(s.predictedIntensityIdeal)},
-                {"predicted", optionalJson(s.predictedIntensityPredicted)},
-                {"measured", optionalJson(s.measuredIntensity)}}},
-              {"flops_per_second", optionalJson(s.flopsPerSecond)},
-              {"fraction_of_roof", optionalJson(s.fractionOfRoof)},
-              {"traffic_ratio", optionalJson(s.trafficRatio)},
-              {"predicted_flops", optionalJson(s.predictedFlops)},
-              {"predicted_bytes_ideal", optionalJson(s.predictedBytesIdeal)},
-              {"measured_dram_bytes", optionalJson(s.measuredDramBytes)}};
+  Json out{{"grid", toJson(s.grid)},
+           {"block", toJson(s.block)},
+           {"args", args},
+           {"launches", s.launches},
+           {"time_ns", s.timeNs},
+           {"time_share", s.timeShare},
+           {"predicted_flops", optionalJson(s.predictedFlops)},
+           {"predicted_bytes_ideal", optionalJson(s.predictedBytesIdeal)},
+           {"measured_dram_bytes", optionalJson(s.measuredDramBytes)}};
+  putDot(out, s);
+  return out;
 }
 
 ReportSignature signatureFrom(const FieldReader &r) {
   ReportSignature s;
+  static_cast<ReportDot &>(s) = dotFrom(r);
   s.grid = dim3From(r, "grid");
   s.block = dim3From(r, "block");
   FieldReader ar = r.object("args");
@@ -921,13 +946,6 @@ ReportSignature signatureFrom(const FieldReader &r) {
   s.timeShare = r.number("time_share");
   if (s.timeShare < 0 || s.timeShare > 1)
     r.fail("time_share", "must lie between 0 and 1");
-  FieldReader ir = r.object("intensity");
-  s.predictedIntensityIdeal = ir.optionalNumber("predicted_ideal");
-  s.predictedIntensityPredicted = ir.optionalNumber("predicted");
-  s.measuredIntensity = ir.optionalNumber("measured");
-  s.flopsPerSecond = r.optionalNumber("flops_per_second");
-  s.fractionOfRoof = r.optionalNumber("fraction_of_roof");
-  s.trafficRatio = r.optionalNumber("traffic_ratio");
   s.predictedFlops = r.optionalNumber("predicted_flops");
   s.predictedBytesIdeal = r.optionalNumber("predicted_bytes_ideal");
   s.measuredDramBytes = r.optionalNumber("measured_dram_bytes");
@@ -935,26 +953,23 @@ ReportSignature signatureFrom(const FieldReader &r) {
 }
 
 Json toJson(const ReportRank &k) {
-  return Json{{"label", k.label},
-              {"rank", optionalJson(k.rank)},
-              {"pid", k.pid},
-              {"launches", k.launches},
-              {"time_ns", k.timeNs},
-              {"measured_intensity", optionalJson(k.measuredIntensity)},
-              {"flops_per_second", optionalJson(k.flopsPerSecond)},
-              {"bytes_per_second", optionalJson(k.bytesPerSecond)}};
+  Json out{{"label", k.label},
+           {"rank", optionalJson(k.rank)},
+           {"pid", k.pid},
+           {"launches", k.launches},
+           {"time_ns", k.timeNs}};
+  putDot(out, k);
+  return out;
 }
 
 ReportRank rankFrom(const FieldReader &r) {
   ReportRank k;
+  static_cast<ReportDot &>(k) = dotFrom(r);
   k.label = r.string("label");
   k.rank = r.optionalInteger("rank");
   k.pid = r.integer("pid");
   k.launches = nonNegativeInteger(r, "launches");
   k.timeNs = r.number("time_ns");
-  k.measuredIntensity = r.optionalNumber("measured_intensity");
-  k.flopsPerSecond = r.optionalNumber("flops_per_second");
-  k.bytesPerSecond = r.optionalNumber("bytes_per_second");
   return k;
 }
 
@@ -984,18 +999,11 @@ Json toJson(const ReportDocument &doc) {
                        {"launches", k.launches},
                        {"time_ns", k.timeNs},
                        {"time_share", k.timeShare},
-                       {"intensity",
-                        {{"predicted_ideal", optionalJson(k.predictedIntensityIdeal)},
-                         {"predicted", optionalJson(k.predictedIntensityPredicted)},
-                         {"measured", optionalJson(k.measuredIntensity)}}},
-                       {"flops_per_second", optionalJson(k.flopsPerSecond)},
-                       {"bytes_per_second", optionalJson(k.bytesPerSecond)},
                        {"roof", optionalJson(k.roof)},
-                       {"fraction_of_roof", optionalJson(k.fractionOfRoof)},
                        {"bound", {{"predicted", optionalJson(k.boundPredicted)}, {"measured", optionalJson(k.boundMeasured)}}},
-                       {"traffic_ratio", optionalJson(k.trafficRatio)},
                        {"explanations", explanations}});
     Json &out = kernels.back();
+    putDot(out, k);
     out["location"] = k.file.empty() ? Json(nullptr) : Json{{"file", k.file}, {"line", k.line}};
     out["dtype"] = optionalJson(k.dtype);
     out["predicted_counts"] = k.predicted ? toJson(*k.predicted) : Json(nullptr);
@@ -1048,18 +1056,12 @@ ReportDocument reportFromJson(const Json &json, const std::string &source) {
       r.fail("time_ns", "must not be negative");
     if (k.timeShare < 0 || k.timeShare > 1)
       r.fail("time_share", "must lie between 0 and 1");
-    FieldReader ir = r.object("intensity");
-    k.predictedIntensityIdeal = ir.optionalNumber("predicted_ideal");
-    k.predictedIntensityPredicted = ir.optionalNumber("predicted");
-    k.measuredIntensity = ir.optionalNumber("measured");
-    k.flopsPerSecond = r.optionalNumber("flops_per_second");
-    k.bytesPerSecond = r.optionalNumber("bytes_per_second");
+    r.object("intensity"); // required in a kernel since the first version
+    static_cast<ReportDot &>(k) = dotFrom(r);
     k.roof = r.optionalNumber("roof");
-    k.fractionOfRoof = r.optionalNumber("fraction_of_roof");
     FieldReader br = r.object("bound");
     k.boundPredicted = br.optionalString("predicted");
     k.boundMeasured = br.optionalString("measured");
-    k.trafficRatio = r.optionalNumber("traffic_ratio");
     for (const FieldReader &er : r.array("explanations"))
       k.explanations.push_back(explanationFrom(er));
     if (auto lr = r.optionalObject("location")) {

@@ -320,26 +320,32 @@ struct MeasuredCounts {
   std::optional<int64_t> trafficReplayPasses;
 };
 
+/// Where a group of launches sits on the roofline: a kernel, one of its launch signatures and its launches
+/// in one process carry the same fields, written under the same names; what a group cannot say is null.
+struct ReportDot {
+  std::optional<double> predictedIntensityIdeal, predictedIntensityPredicted, measuredIntensity;
+  std::optional<double> flopsPerSecond, bytesPerSecond;
+  std::optional<double> fractionOfRoof; ///< of the roof at the measured intensity
+  std::optional<double> trafficRatio;   ///< measured DRAM bytes / ideal bytes
+};
+
 /// The launches of one kernel that share grid, block and scalar arguments.
-struct ReportSignature {
+struct ReportSignature : ReportDot {
   Dim3 grid{1, 1, 1}, block{1, 1, 1};
   std::vector<std::pair<std::string, std::string>> args; ///< parameter name -> value as printed
   int64_t launches = 0;
   double timeNs = 0;
   double timeShare = 0;
-  std::optional<double> predictedIntensityIdeal, predictedIntensityPredicted, measuredIntensity;
-  std::optional<double> flopsPerSecond, fractionOfRoof, trafficRatio;
   std::optional<double> predictedFlops, predictedBytesIdeal, measuredDramBytes;
 };
 
 /// The launches of one kernel in one process of the job.
-struct ReportRank {
+struct ReportRank : ReportDot {
   std::string label;               ///< "rank 3", or "pid 4242" when the process had no rank
   std::optional<int64_t> rank;
   int64_t pid = 0;
   int64_t launches = 0;
   double timeNs = 0;
-  std::optional<double> measuredIntensity, flopsPerSecond, bytesPerSecond;
 };
 
 /// A ceiling the report drew, with the ridge point where the DRAM roof meets it (compute ceilings).
@@ -351,19 +357,15 @@ struct ReportCeiling {
   std::optional<double> ridge; ///< FLOP/byte
 };
 
-struct ReportKernel {
+struct ReportKernel : ReportDot {
   std::string name;      ///< demangled, in full
   std::string mangled;
   std::string shortName; ///< base name, widened only to tell kernels apart (KernelNames.h); "" in old files
   int64_t launches = 0;
   double timeNs = 0;
   double timeShare = 0; ///< of the total GPU time in the measured files, 0..1
-  std::optional<double> predictedIntensityIdeal, predictedIntensityPredicted, measuredIntensity;
-  std::optional<double> flopsPerSecond, bytesPerSecond;
   std::optional<double> roof;           ///< attainable FLOP/s at the measured intensity
-  std::optional<double> fractionOfRoof;
   std::optional<std::string> boundPredicted, boundMeasured;
-  std::optional<double> trafficRatio;   ///< measured DRAM bytes / ideal bytes
   std::vector<Explanation> explanations;
   // Added after the first version of report/1; all optional in the document.
   std::string file;                     ///< static location of the kernel; "" without a static entry

@@ -42,7 +42,17 @@ ReportDocument fullReport() {
   s.timeShare = 300.0 / 1150.0;
   s.measuredIntensity = 0.25;
   k.signatures.push_back(s);
-  k.ranks.push_back({"rank 1", 1, 2001, 3, 350000, 0.25, 8.388608e11, 3.3554432e12});
+  ReportRank r;
+  r.label = "rank 1";
+  r.rank = 1;
+  r.pid = 2001;
+  r.launches = 3;
+  r.timeNs = 350000;
+  r.measuredIntensity = 0.25;
+  r.flopsPerSecond = 8.388608e11;
+  r.bytesPerSecond = 3.3554432e12;
+  r.fractionOfRoof = 0.763;
+  k.ranks.push_back(r);
   doc.kernels.push_back(k);
   return doc;
 }
@@ -63,8 +73,23 @@ TEST(ReportContractAdditions, RoundTrip) {
   EXPECT_EQ(k.measured->l2Bytes, std::nullopt);
   EXPECT_EQ(k.signatures[0].args[1].first, "alpha"); // order kept
   EXPECT_EQ(k.ranks[0].rank, 1);
+  EXPECT_EQ(k.ranks[0].fractionOfRoof, 0.763); // a rank's dot has every field a kernel's has
+  EXPECT_EQ(toJson(back)["kernels"][0]["ranks"][0]["intensity"]["measured"], 0.25);
   EXPECT_EQ(back.ceilings[1].ridge, 5e13 / 4.4e12);
   EXPECT_EQ(back.totalTimeNs, 1150000);
+}
+
+TEST(ReportContractAdditions, RanksOfTheFirstVersionStillLoad) {
+  // Before ranks carried the whole dot they had measured_intensity, flops_per_second and bytes_per_second.
+  Json json = toJson(fullReport());
+  Json &rank = json["kernels"][0]["ranks"][0];
+  for (const char *key : {"intensity", "fraction_of_roof", "traffic_ratio"})
+    rank.erase(key);
+  rank["measured_intensity"] = 0.5;
+  const ReportRank &r = reportFromJson(json, "r").kernels[0].ranks[0];
+  EXPECT_EQ(r.measuredIntensity, 0.5);
+  EXPECT_EQ(r.flopsPerSecond, 8.388608e11);
+  EXPECT_EQ(r.fractionOfRoof, std::nullopt);
 }
 
 TEST(ReportContractAdditions, DocumentsWithoutThemStillLoad) {
