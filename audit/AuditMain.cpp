@@ -99,6 +99,34 @@ void warnAboutOtherDevices(const CeilingsDocument &ceilings, const std::string &
     }
 }
 
+/// The estimate at each measured launch signature's grid, block and arguments (the options' bindings win),
+/// for a claim the options leave unbound: failed at the first signature where it fails, held where it holds
+/// at every one; nullopt where a signature cannot decide it either (an unknown estimate, a pointer's size).
+std::optional<ClaimResult> estimateAtSignatures(const Claim &claim, const StaticKernel &kernel, const Bindings &given,
+                                                const join::JoinedKernel &joined, const CeilingsDocument *ceilings) {
+  std::string last; // where the last signature held, and its evidence
+  for (const join::Signature &sig : joined.signatures) {
+    Bindings bindings = sig.bindings;
+    for (const auto &[name, value] : given)
+      bindings[name] = value;
+    ClaimResult r = checkAgainstEstimate(claim, kernel, bindings, ceilings);
+    std::string where = "grid " + dimText(sig.grid) + " block " + dimText(sig.block);
+    for (const auto &[name, value] : sig.args)
+      where += " " + name + "=" + value;
+    if (r.verdict == Verdict::NotCheckable)
+      return std::nullopt;
+    if (r.verdict == Verdict::Failed)
+      return ClaimResult{Verdict::Failed, "at the measured launch signature " + where + ": " + r.detail};
+    last = where + ": " + r.detail;
+  }
+  size_t n = joined.signatures.size();
+  if (n == 0)
+    return std::nullopt;
+  return ClaimResult{Verdict::Held, n == 1 ? "held at the measured launch signature " + last
+                                           : "held at each of the " + std::to_string(n) +
+                                                 " measured launch signatures (last, " + last + ")"};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -156,6 +184,8 @@ int main(int argc, char **argv) {
           for (const Claim &claim : claims) {
             const CeilingsDocument *c = ceilings ? &*ceilings : nullptr;
             ClaimResult estimate = checkAgainstEstimate(claim, kernel, given, c);
+            if (estimate.verdict == Verdict::NotCheckable && joined)
+              estimate = estimateAtSignatures(claim, kernel, given, *joined, c).value_or(estimate);
             std::optional<ClaimResult> run;
             if (!options.measuredFiles.empty())
               run = joined ? checkAgainstMeasurement(claim, *joined, c, options.tolerance)

@@ -166,7 +166,6 @@ public:
   const JoinedKernel *find(const std::string &mangled) const;
   /// Headers of the measured files, in the order added.
   const std::deque<MeasuredHeader> &headers() const { return headers_; }
-  bool anyStatic() const { return !statics_.empty(); }
 
   /// Every launch's GPU time.
   double totalTimeNs() const { return totalTimeNs_; }
