@@ -290,7 +290,8 @@ TEST(Bindings, ParsesOptionsAndLaunches) {
   Launch l = launchWith(2048, 0, 0);
   l.grid = {64, 64, 1};
   l.block = {32, 32, 1};
-  const Bindings &fromLaunch = MatmulRun({l}).kernel().signatures.front().bindings;
+  MatmulRun run({l});
+  const Bindings &fromLaunch = run.kernel().signatures.front().bindings;
   EXPECT_EQ(fromLaunch.at("N"), Number(int64_t{2048}));
   EXPECT_EQ(fromLaunch.at("gridDim.y"), Number(int64_t{64}));
   EXPECT_EQ(fromLaunch.at("blockDim.x"), Number(int64_t{32}));

@@ -86,7 +86,8 @@ TEST(ReportContractAdditions, RanksOfTheFirstVersionStillLoad) {
   for (const char *key : {"intensity", "fraction_of_roof", "traffic_ratio"})
     rank.erase(key);
   rank["measured_intensity"] = 0.5;
-  const ReportRank &r = reportFromJson(json, "r").kernels[0].ranks[0];
+  ReportDocument back = reportFromJson(json, "r");
+  const ReportRank &r = back.kernels[0].ranks[0];
   EXPECT_EQ(r.measuredIntensity, 0.5);
   EXPECT_EQ(r.flopsPerSecond, 8.388608e11);
   EXPECT_EQ(r.fractionOfRoof, std::nullopt);
