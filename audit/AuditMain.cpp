@@ -27,7 +27,7 @@ const char *usage =
     "estimate (with the given bindings) and against the profiled launches in the measured files.\n"
     "Prints one line per claim: held, failed, or not checkable and why. Exit 1 if any claim failed.\n\n"
     "  --static FILE...   roofcheck.static/1 from `roofcheck lint --json` (repeatable)\n"
-    "  --measured FILE... roofcheck.measured/1 from `roofcheck run`, one per process (repeatable)\n"
+    "  --measured FILE... roofcheck.measured/2 (or /1) from `roofcheck run`, one per process (repeatable)\n"
     "  --ceilings FILE    roofcheck.ceilings/1 from `roofcheck probe`, for `bound` claims\n"
     "  --kernel NAME      only kernels of this name (template arguments optional)\n"
     "  --grid, --block    launch dimensions for the static check\n"

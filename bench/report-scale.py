@@ -1,4 +1,4 @@
-"""Writes a roofcheck.measured/1 file of LAUNCHES launches for the report's scale benchmark
+"""Writes a roofcheck.measured/2 file of LAUNCHES launches for the report's scale benchmark
 (bench/report-scale.sh): 40 kernels with template names of about 100 characters launched in turn, three
 scalar arguments each, one launch in 300 profiled with the default counters, as a long training loop
 recorded by `roofcheck run` looks.
@@ -9,7 +9,7 @@ import json
 import sys
 
 launches, path = int(sys.argv[1]), sys.argv[2]
-header = {"schema": "roofcheck.measured/1", "record": "header", "pid": 11, "rank": None, "program": ["python3", "train.py"],
+header = {"schema": "roofcheck.measured/2", "record": "header", "pid": 11, "rank": None, "program": ["python3", "train.py"],
           "started": "2026-12-02T00:00:00Z", "roofcheck_version": "0.1.0", "driver_version": "580.159.04",
           "cuda_version": "13.0", "cupti_version": 26,
           "devices": [{"index": 0, "name": "NVIDIA H200", "uuid": "GPU-aaaa", "compute_capability": "9.0",
@@ -26,13 +26,15 @@ for k in range(40):
     kernels.append((name, f"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_9Functor{k}IfEE"))
 with open(path, "w", buffering=1 << 22) as out:
     out.write(json.dumps(header, separators=(",", ":")) + "\n")
+    for k, (name, mangled) in enumerate(kernels):
+        kernel = {"record": "kernel", "id": k, "name": name, "mangled": mangled, "registers": 32,
+                  "shared_static": 0, "params": [[0, 4]]}
+        out.write(json.dumps(kernel, separators=(",", ":")) + "\n")
     for i in range(launches):
-        name, mangled = kernels[i % 40]
         profiled = i % 300 == 0
-        record = {"record": "launch", "index": i, "name": name, "mangled": mangled, "device": 0, "context": 1,
-                  "stream": 7, "grid": [4096, 1, 1], "block": [128, 1, 1], "cluster": [1, 1, 1], "shared_dynamic": 0,
-                  "shared_static": 0, "registers": 32,
-                  "args": [{"index": 0, "offset": 0, "size": 4, "hex": "00000010", "value": 268435456}],
-                  "nvtx": [], "duration_ns": 5000 + i % 400, "profiled": profiled,
-                  "metrics": metrics if profiled else {}}
+        record = {"record": "launch", "index": i, "kernel": i % 40, "device": 0, "context": 1, "stream": 7,
+                  "grid": [4096, 1, 1], "block": [128, 1, 1], "args": [268435456], "duration_ns": 5000 + i % 400}
+        if profiled:
+            record["profiled"] = True
+            record["metrics"] = metrics
         out.write(json.dumps(record, separators=(",", ":")) + "\n")

@@ -19,6 +19,8 @@ import json
 import sys
 from collections import defaultdict
 
+import measured
+
 SASS = "smsp__sass_thread_inst_executed_op_{}_pred_on.sum"
 
 
@@ -34,12 +36,7 @@ def short(name):
 
 
 def ours(path):
-    launches = []
-    with open(path) as f:
-        for line in f:
-            record = json.loads(line)
-            if record.get("record") == "launch":
-                launches.append(record)
+    launches = list(measured.launches(path))
     launches.sort(key=lambda r: r["index"])
     by_kernel = defaultdict(list)
     for r in launches:

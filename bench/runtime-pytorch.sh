@@ -33,15 +33,14 @@ for metrics in time default; do
   else
     echo "printed results: DIFFER with the shim"; diff "$out/native.stdout" "$dir/shim.stdout"
   fi
-  python3 - "$metrics" "$dir"/roofcheck.*.measured.jsonl <<'PY'
-import json, sys
+  ROOFCHECK_BENCH="$(dirname "$0")" python3 - "$metrics" "$dir"/roofcheck.*.measured.jsonl <<'PY'
+import os, sys
 from collections import defaultdict
+sys.path.insert(0, os.environ["ROOFCHECK_BENCH"])
+import measured
 kernels = defaultdict(lambda: {"launches": 0, "profiled": 0, "dram": 0.0, "tensor": 0.0, "fp32": 0.0})
 for path in sys.argv[2:]:
-    for line in open(path):
-        r = json.loads(line)
-        if r.get("record") != "launch":
-            continue
+    for r in measured.launches(path):
         k = kernels[r["name"].split("(")[0][:70]]
         k["launches"] += 1
         m = r.get("metrics", {})

@@ -8,7 +8,8 @@ namespace roofcheck::report {
 
 namespace {
 
-const char *const Accepted = "roofcheck report reads roofcheck.static/1, roofcheck.measured/1 and roofcheck.ceilings/1";
+const char *const Accepted =
+    "roofcheck report reads roofcheck.static/1, roofcheck.measured/2 (and /1) and roofcheck.ceilings/1";
 
 /// The schema a file declares: measured files are JSON Lines whose first record carries it; the other
 /// documents are one JSON value, usually spread over many lines.
@@ -23,10 +24,13 @@ std::string declaredSchema(const std::string &path) {
   if (line.find_first_not_of(" \t\r") == std::string::npos)
     throw Error(path + ": empty file, expected a roofcheck document (" + Accepted + ")");
   Json first = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  // A first line that is a whole document with a schema: a JSON Lines header (of any version: a measured/2
-  // file is named as such, not reported as invalid JSON on its second line) or a one-line document.
-  if (first.is_object() && first.contains("schema") && first["schema"].is_string())
-    return first["schema"].get<std::string>();
+  // A first line that is a whole document with a schema: a JSON Lines header (of any version: a measured/3
+  // file is named as such, not reported as invalid JSON on its second line) or a one-line document. Both
+  // measured versions are one kind of input.
+  if (first.is_object() && first.contains("schema") && first["schema"].is_string()) {
+    std::string schema = first["schema"].get<std::string>();
+    return schema == MeasuredSchemaFirst ? MeasuredSchema : schema;
+  }
   Json whole = readJsonFile(path);
   if (!whole.is_object() || !whole.contains("schema"))
     throw Error(path + ": no \"schema\" field: not a roofcheck document (" + Accepted + ")");
@@ -65,7 +69,7 @@ Inputs loadInputs(const std::vector<InputPath> &paths) {
   }
   if (inputs.statics.empty() && inputs.measured.empty())
     throw Error("no static or measured file among the inputs: give roofcheck.static/1 and/or "
-                "roofcheck.measured/1 files (ceilings alone draw no dot)");
+                "roofcheck.measured/2 files (ceilings alone draw no dot)");
   return inputs;
 }
 

@@ -27,7 +27,7 @@ namespace {
 const char *const Usage =
     "usage: roofcheck report [options] FILE...\n"
     "\n"
-    "Joins roofcheck.static/1 files (one or more), roofcheck.measured/1 JSON Lines (one or more, one per\n"
+    "Joins roofcheck.static/1 files (one or more), roofcheck.measured/2 JSON Lines (one or more, one per\n"
     "process; merged) and a roofcheck.ceilings/1 file into one roofline with every gap explained. Files are\n"
     "recognised by their schema. With static files only, shows the static estimate (no measurement).\n"
     "\n"
@@ -45,7 +45,7 @@ const char *const Usage =
     "unless NO_COLOR is set\n"
     "inputs (files may also be given plainly; each is recognised by its schema):\n"
     "  --static FILE...      roofcheck.static/1\n"
-    "  --measured FILE...    roofcheck.measured/1, one per process\n"
+    "  --measured FILE...    roofcheck.measured/2 (or /1), one per process\n"
     "  --ceilings FILE       roofcheck.ceilings/1\n"
     "static-only bindings:\n"
     "  --grid X[,Y[,Z]]      gridDim\n"
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
       }
     }
     if (files.empty())
-      throw Error("no input files: give roofcheck.static/1, roofcheck.measured/1 and roofcheck.ceilings/1 files "
+      throw Error("no input files: give roofcheck.static/1, roofcheck.measured/2 and roofcheck.ceilings/1 files "
                   "(see --help)");
 
     Inputs inputs = loadInputs(files);

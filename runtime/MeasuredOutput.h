@@ -50,11 +50,6 @@ private:
   std::string error_;
 };
 
-/// Appends one launch record, without its newline, byte for byte as
-/// toJson(launch).dump(-1, ' ', false, Json::error_handler_t::replace) writes it, at a small fraction of
-/// the cost: the shim writes one for every recorded launch.
-void appendLaunchJson(std::string &out, const Launch &launch);
-
 /// Counts the shim writes as its last record ("record": "summary"); loadMeasuredFile skips it.
 struct RunCounts {
   int64_t launchesSeen = 0;

@@ -45,7 +45,7 @@ std::string runUsage() {
   return "usage: roofcheck run [options] [--] PROGRAM [ARGS...]\n"
          "\n"
          "Runs PROGRAM unchanged with the roofcheck CUPTI shim injected and writes one\n"
-         "roofcheck.measured/1 JSON Lines file per process: every kernel launch with its\n"
+         "roofcheck.measured/2 JSON Lines file per process: every kernel launch with its\n"
          "configuration, scalar arguments and duration, and hardware counters for sampled launches.\n"
          "\n"
          "options:\n"

@@ -1,7 +1,9 @@
 #include "roofcheck/Contracts.h"
 
 #include "LaunchFastPath.h"
+#include "MeasuredFields.h"
 
+#include "roofcheck/MeasuredRecords.h"
 #include "roofcheck/Metrics.h"
 #include "roofcheck/Roofline.h"
 
@@ -13,6 +15,8 @@
 #include <future>
 #include <iterator>
 #include <sstream>
+#include <tuple>
+#include <unordered_map>
 
 namespace roofcheck {
 
@@ -338,7 +342,7 @@ StaticDocument loadStaticFile(const std::string &path) {
 
 void saveStaticFile(const std::string &path, const StaticDocument &doc) { writeJsonFile(path, toJson(doc)); }
 
-// --------------------------------------------------------------------------------- measured/1
+// --------------------------------------------------------------------------------- measured/2 (and /1)
 
 std::optional<double> MeasuredFlops::total() const {
   if (!fp64 && !fp32 && !fp16)
@@ -396,46 +400,6 @@ Json toJson(const MeasuredHeader &h) {
               {"options", h.options}};
 }
 
-// Launch records are written on the measured program's hot path: built member by member, which costs
-// about half of what nested initializer lists cost (same text).
-Json toJson(const Launch &l) {
-  Json args = Json::array();
-  for (const KernelArgument &a : l.args) {
-    Json arg = Json::object();
-    arg["index"] = a.index;
-    arg["offset"] = a.offset;
-    arg["size"] = a.size;
-    arg["hex"] = a.hex;
-    arg["value"] = optionalJson(a.value);
-    args.push_back(std::move(arg));
-  }
-  Json metrics = Json::object();
-  for (const auto &[name, value] : l.metrics)
-    metrics[name] = value;
-  Json j = Json::object();
-  j["record"] = "launch";
-  j["index"] = l.index;
-  j["name"] = l.name;
-  j["mangled"] = l.mangled;
-  j["device"] = l.device;
-  j["context"] = l.context;
-  j["stream"] = l.stream;
-  j["grid"] = toJson(l.grid);
-  j["block"] = toJson(l.block);
-  j["cluster"] = toJson(l.cluster);
-  j["shared_dynamic"] = l.sharedDynamic;
-  j["shared_static"] = l.sharedStatic;
-  j["registers"] = l.registers;
-  j["args"] = std::move(args);
-  j["nvtx"] = l.nvtx;
-  j["duration_ns"] = optionalJson(l.durationNs);
-  j["profiled"] = l.profiled;
-  if (l.replayPasses)
-    j["replay_passes"] = *l.replayPasses;
-  j["metrics"] = std::move(metrics);
-  return j;
-}
-
 namespace {
 
 MeasuredHeader headerFrom(const FieldReader &r) {
@@ -459,6 +423,34 @@ MeasuredHeader headerFrom(const FieldReader &r) {
   if (r.has("options"))
     h.options = r.raw("options");
   return h;
+}
+
+std::vector<std::string> nvtxFrom(const FieldReader &r, const std::string &key) {
+  std::vector<std::string> ranges;
+  for (const Json &range : r.raw(key)) {
+    if (!range.is_string())
+      r.fail(key, "must be an array of strings");
+    ranges.push_back(range.get<std::string>());
+  }
+  return ranges;
+}
+
+std::optional<int64_t> replayPassesFrom(const FieldReader &r, const std::string &key) {
+  std::optional<int64_t> passes = r.optionalInteger(key);
+  if (passes && *passes < 1)
+    r.fail(key, "must be at least 1");
+  return passes;
+}
+
+std::map<std::string, double> metricsFrom(const FieldReader &metrics) {
+  std::map<std::string, double> values;
+  for (const auto &[name, value] : metrics.json().items()) {
+    double v = metrics.number(name);
+    if (v < 0)
+      metrics.fail(name, "must not be negative");
+    values[name] = v;
+  }
+  return values;
 }
 
 uint64_t unsignedField(const FieldReader &r, const std::string &key) {
@@ -488,27 +480,152 @@ Launch launchFrom(const FieldReader &r) {
     l.args.push_back({intField(ar, "index"), nonNegativeInteger(ar, "offset"), nonNegativeInteger(ar, "size"),
                       ar.string("hex"), ar.optionalInteger("value")});
   if (r.has("nvtx"))
-    for (const Json &range : r.raw("nvtx")) {
-      if (!range.is_string())
-        r.fail("nvtx", "must be an array of strings");
-      l.nvtx.push_back(range.get<std::string>());
-    }
+    l.nvtx = nvtxFrom(r, "nvtx");
   l.durationNs = r.optionalInteger("duration_ns");
   if (l.durationNs && *l.durationNs < 0)
     r.fail("duration_ns", "must not be negative");
   l.profiled = r.boolean("profiled");
-  l.replayPasses = r.optionalInteger("replay_passes");
-  if (l.replayPasses && *l.replayPasses < 1)
-    r.fail("replay_passes", "must be at least 1");
+  l.replayPasses = replayPassesFrom(r, "replay_passes");
   if (auto mr = r.optionalObject("metrics"))
-    for (const auto &[name, value] : mr->json().items()) {
-      double v = mr->number(name);
-      if (v < 0)
-        mr->fail(name, "must not be negative");
-      l.metrics[name] = v;
-    }
+    l.metrics = metricsFrom(*mr);
   return l;
 }
+
+// ------------------------------------------------------------------- measured/2's kernel records
+
+/// A kernel record: what every launch that names its id shares.
+struct MeasuredKernel {
+  int64_t id = 0;
+  std::string name, mangled;
+  int registers = 0;
+  int64_t sharedStatic = 0;
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> params; ///< offset, size by parameter index
+};
+
+MeasuredKernel kernelFrom(const FieldReader &r) {
+  using measured::KernelField;
+  MeasuredKernel k;
+  for (size_t i = 0; i < measured::KernelFieldNames.size(); ++i) {
+    auto f = static_cast<KernelField>(i);
+    std::string key(measured::nameOf(f));
+    switch (f) {
+    case KernelField::Record: break; // the caller read it
+    case KernelField::Id: k.id = nonNegativeInteger(r, key); break;
+    case KernelField::Name: k.name = r.string(key); break;
+    case KernelField::Mangled: k.mangled = r.string(key); break;
+    case KernelField::Registers: k.registers = intField(r, key); break;
+    case KernelField::SharedStatic: k.sharedStatic = nonNegativeInteger(r, key); break;
+    case KernelField::Params:
+      for (const Json &p : r.raw(key)) {
+        if (p.is_null()) {
+          k.params.emplace_back();
+          continue;
+        }
+        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer() ||
+            p[0].get<int64_t>() < 0 || p[1].get<int64_t>() < 0)
+          r.fail(key, "must be an array of [offset, size] pairs of non-negative integers, or null");
+        k.params.emplace_back(std::pair{p[0].get<int64_t>(), p[1].get<int64_t>()});
+      }
+      break;
+    }
+  }
+  return k;
+}
+
+/// A measured/2 launch record; its kernel's fields stay empty until KernelTable::resolve fills them.
+Launch launchFromCompact(const FieldReader &r, int64_t &kernel) {
+  using measured::LaunchField;
+  Launch l;
+  for (size_t i = 0; i < measured::LaunchFieldNames.size(); ++i) {
+    auto f = static_cast<LaunchField>(i);
+    std::string key(measured::nameOf(f));
+    if (f >= measured::FirstOptionalLaunchField && (!r.has(key) || r.raw(key).is_null()))
+      continue;
+    switch (f) {
+    case LaunchField::Record: break; // the caller read it
+    case LaunchField::Index: l.index = nonNegativeInteger(r, key); break;
+    case LaunchField::Kernel: kernel = nonNegativeInteger(r, key); break;
+    case LaunchField::Device: l.device = intField(r, key); break;
+    case LaunchField::Context: l.context = unsignedField(r, key); break;
+    case LaunchField::Stream: l.stream = unsignedField(r, key); break;
+    case LaunchField::Grid: l.grid = dim3From(r, key); break;
+    case LaunchField::Block: l.block = dim3From(r, key); break;
+    case LaunchField::Cluster: l.cluster = dim3From(r, key); break;
+    case LaunchField::SharedDynamic: l.sharedDynamic = nonNegativeInteger(r, key); break;
+    case LaunchField::Args: {
+      const Json &args = r.raw(key);
+      if (!args.is_array())
+        r.fail(key, "must be an array");
+      for (size_t a = 0; a < args.size(); ++a) {
+        KernelArgument arg;
+        arg.index = static_cast<int>(a);
+        if (args[a].is_null())
+          continue; // not recorded
+        if (args[a].is_number_integer())
+          arg.value = args[a].get<int64_t>();
+        else if (args[a].is_string())
+          arg.hex = args[a].get<std::string>();
+        else
+          r.fail(key, "must hold integers, hex strings or null");
+        l.args.push_back(std::move(arg));
+      }
+      break;
+    }
+    case LaunchField::Nvtx: l.nvtx = nvtxFrom(r, key); break;
+    case LaunchField::DurationNs:
+      l.durationNs = nonNegativeInteger(r, key);
+      break;
+    case LaunchField::Profiled: l.profiled = r.boolean(key); break;
+    case LaunchField::ReplayPasses: l.replayPasses = replayPassesFrom(r, key); break;
+    case LaunchField::Metrics: l.metrics = metricsFrom(r.object(key)); break;
+    }
+  }
+  return l;
+}
+
+/// The kernel records read so far, which later launch records name.
+class KernelTable {
+public:
+  void add(MeasuredKernel k, const std::string &where) {
+    int64_t id = k.id;
+    if (!kernels_.emplace(id, std::move(k)).second)
+      throw Error(where + ": id: kernel " + std::to_string(id) + " is described twice");
+  }
+
+  /// Fills in what launch l's kernel record says: names, registers, static shared memory, and each
+  /// argument's place and, from its value, bytes (or from its bytes, nothing: a pointer has no value).
+  void resolve(Launch &l, int64_t kernel, const std::string &where) const {
+    auto it = kernels_.find(kernel);
+    if (it == kernels_.end())
+      throw Error(where + ": the launch names kernel " + std::to_string(kernel) +
+                  ", which no kernel record before it describes");
+    const MeasuredKernel &k = it->second;
+    l.name = k.name;
+    l.mangled = k.mangled;
+    l.registers = k.registers;
+    l.sharedStatic = k.sharedStatic;
+    for (KernelArgument &a : l.args) {
+      auto index = static_cast<size_t>(a.index);
+      if (index >= k.params.size() || !k.params[index])
+        throw Error(where + ": args[" + std::to_string(index) + "]: kernel " + std::to_string(kernel) +
+                    " has no such parameter");
+      std::tie(a.offset, a.size) = *k.params[index];
+      if (a.value) {
+        if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8)
+          throw Error(where + ": args[" + std::to_string(index) + "]: an integer for a parameter of " +
+                      std::to_string(a.size) + " bytes");
+        a.hex = littleEndianHex(*a.value, a.size);
+      } else if (static_cast<int64_t>(a.hex.size()) != 2 * a.size) {
+        throw Error(where + ": args[" + std::to_string(index) + "]: " + std::to_string(a.hex.size()) +
+                    " hex digits for a parameter of " + std::to_string(a.size) + " bytes");
+      }
+    }
+  }
+
+private:
+  std::unordered_map<int64_t, MeasuredKernel> kernels_;
+};
+
 
 } // namespace
 
@@ -540,20 +657,29 @@ struct RecordLine {
   bool last = false; ///< the file's final line, without its newline: a record cut short by a crash
 };
 
-/// What a record line holds: a launch, warnings (a truncated last record, the run's summary), or neither.
+/// What a record line holds: a launch, a kernel (measured/2), warnings (a truncated last record, the run's
+/// summary), or none of them. Lines are parsed on worker threads; a measured/2 launch gets its kernel's
+/// fields in file order, on the reading thread (takeRecord).
 struct Record {
   std::optional<Launch> launch;
+  std::optional<int64_t> kernelOfLaunch; ///< measured/2: the id the launch names
+  std::optional<MeasuredKernel> kernel;
   std::vector<std::string> warnings;
+  int64_t line = 0;
 };
+
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
-MeasuredHeader parseHeaderLine(std::string_view line, const std::string &where) {
+MeasuredHeader parseHeaderLine(std::string_view line, const std::string &where, MeasuredVersion &version) {
   Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (record.is_discarded())
     throw Error(where + ": not a JSON record");
   try {
-    requireSchema(record, MeasuredSchema, where);
+    bool first = record.is_object() && record.value("schema", "") == MeasuredSchemaFirst;
+    if (!first)
+      requireSchema(record, MeasuredSchema, where);
+    version = first ? MeasuredVersion::PerLaunchNames : MeasuredVersion::KernelRecords;
     FieldReader r(record, "");
     if (r.string("record") != "header")
       r.fail("record", "the first record must be the header");
@@ -564,10 +690,17 @@ MeasuredHeader parseHeaderLine(std::string_view line, const std::string &where) 
   }
 }
 
-Record parseRecordLine(const RecordLine &line, const std::string &source) {
+Record parseRecordLine(const RecordLine &line, MeasuredVersion version, const std::string &source) {
   Record out;
-  if ((out.launch = parseLaunchQuickly(line.text)))
-    return out;
+  out.line = line.number;
+  bool compact = version == MeasuredVersion::KernelRecords;
+  if (compact) {
+    int64_t kernel = 0;
+    if ((out.launch = parseLaunchQuickly(line.text, kernel))) {
+      out.kernelOfLaunch = kernel;
+      return out;
+    }
+  }
   std::string where = source + ":" + std::to_string(line.number);
   Json record = Json::parse(line.text, nullptr, /*allow_exceptions=*/false);
   if (record.is_discarded()) {
@@ -580,9 +713,15 @@ Record parseRecordLine(const RecordLine &line, const std::string &source) {
   try {
     FieldReader r(record, "");
     std::string kind = r.string("record");
-    if (kind == "launch")
+    if (kind == measured::LaunchRecord && compact) {
+      int64_t kernel = 0;
+      out.launch = launchFromCompact(r, kernel);
+      out.kernelOfLaunch = kernel;
+    } else if (kind == measured::LaunchRecord) {
       out.launch = launchFrom(r);
-    else if (kind == "header")
+    } else if (kind == measured::KernelRecord && compact) {
+      out.kernel = kernelFrom(r);
+    } else if (kind == "header")
       r.fail("record", "a second header");
     else if (kind == "summary")
       summaryWarnings(r, source, out.warnings);
@@ -595,7 +734,8 @@ Record parseRecordLine(const RecordLine &line, const std::string &source) {
 }
 
 /// The records of a chunk of whole lines, the first numbered firstLine; `final`: the file ends the chunk.
-std::vector<Record> parseChunk(const std::string &chunk, int64_t firstLine, bool final, const std::string &source) {
+std::vector<Record> parseChunk(const std::string &chunk, int64_t firstLine, bool final, MeasuredVersion version,
+                               const std::string &source) {
   std::vector<Record> records;
   int64_t number = firstLine;
   for (size_t begin = 0; begin < chunk.size(); ++number) {
@@ -604,9 +744,23 @@ std::vector<Record> parseChunk(const std::string &chunk, int64_t firstLine, bool
     std::string_view text(chunk.data() + begin, (unterminated ? chunk.size() : end) - begin);
     begin = unterminated ? chunk.size() : end + 1;
     if (!blank(text))
-      records.push_back(parseRecordLine({text, number, final && unterminated}, source));
+      records.push_back(parseRecordLine({text, number, final && unterminated}, version, source));
   }
   return records;
+}
+
+/// Hands a parsed record on in file order: a kernel to the table, a launch, once its kernel is known, to take.
+void takeRecord(Record &r, KernelTable &kernels, std::vector<std::string> &warnings, const std::string &source,
+                const std::function<void(Launch &&)> &take) {
+  for (std::string &w : r.warnings)
+    warnings.push_back(std::move(w));
+  if (r.kernel)
+    kernels.add(std::move(*r.kernel), source + ":" + std::to_string(r.line));
+  if (!r.launch)
+    return;
+  if (r.kernelOfLaunch)
+    kernels.resolve(*r.launch, *r.kernelOfLaunch, source + ":" + std::to_string(r.line));
+  take(std::move(*r.launch));
 }
 
 /// Reads the next line that is not blank into `storage`; false at the end of the file.
@@ -628,7 +782,7 @@ MeasuredReader::MeasuredReader(const std::string &path) : path_(path), in_(path,
   RecordLine first;
   if (!nextLine(in_, lineNumber_, storage, first))
     throw Error(path + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
-  header_ = parseHeaderLine(first.text, path + ":" + std::to_string(first.number));
+  header_ = parseHeaderLine(first.text, path + ":" + std::to_string(first.number), version_);
 }
 
 void MeasuredReader::forEachLaunch(const std::function<void(const Launch &)> &take) {
@@ -638,15 +792,12 @@ void MeasuredReader::forEachLaunch(const std::function<void(const Launch &)> &ta
   // Four in flight keep both cores of the development machine busy; two left it at 1.3 (bench/report-scale.sh).
   constexpr size_t ChunkBytes = 1 << 20, Workers = 4;
   std::deque<std::future<std::vector<Record>>> pending;
+  KernelTable kernels;
   auto takeOldest = [&] {
     std::vector<Record> records = pending.front().get();
     pending.pop_front();
-    for (Record &r : records) {
-      for (std::string &w : r.warnings)
-        warnings_.push_back(std::move(w));
-      if (r.launch)
-        take(*r.launch);
-    }
+    for (Record &r : records)
+      takeRecord(r, kernels, warnings_, path_, [&](Launch &&l) { take(l); });
   };
   std::string carried; // the start of a line the last chunk cut
   for (bool final = false; !final;) {
@@ -668,7 +819,8 @@ void MeasuredReader::forEachLaunch(const std::function<void(const Launch &)> &ta
     }
     int64_t firstLine = lineNumber_ + 1;
     lineNumber_ += std::count(chunk.begin(), chunk.end(), '\n');
-    pending.push_back(std::async(std::launch::async, parseChunk, std::move(chunk), firstLine, final, std::cref(path_)));
+    pending.push_back(
+        std::async(std::launch::async, parseChunk, std::move(chunk), firstLine, final, version_, std::cref(path_)));
     if (pending.size() > Workers)
       takeOldest();
   }
@@ -684,14 +836,12 @@ MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source
   RecordLine line;
   if (!nextLine(in, number, storage, line))
     throw Error(source + ": empty file, expected a " + std::string(MeasuredSchema) + " header record");
-  file.header = parseHeaderLine(line.text, source + ":" + std::to_string(line.number));
+  MeasuredVersion version{};
+  file.header = parseHeaderLine(line.text, source + ":" + std::to_string(line.number), version);
   std::string rest{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  for (Record &record : parseChunk(rest, number + 1, /*final=*/true, source)) {
-    for (std::string &w : record.warnings)
-      file.warnings.push_back(std::move(w));
-    if (record.launch)
-      file.launches.push_back(std::move(*record.launch));
-  }
+  KernelTable kernels;
+  for (Record &record : parseChunk(rest, number + 1, /*final=*/true, version, source))
+    takeRecord(record, kernels, file.warnings, source, [&](Launch &&l) { file.launches.push_back(std::move(l)); });
   return file;
 }
 

@@ -1,5 +1,7 @@
 #include "LaunchFastPath.h"
 
+#include "MeasuredFields.h"
+
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -9,114 +11,74 @@ namespace roofcheck {
 
 namespace {
 
-/// The record's fields, one bit each: repeated ones and missing required ones send the line to launchFrom.
-enum Field : uint32_t {
-  Record = 1u << 0, Index = 1u << 1, Name = 1u << 2, Mangled = 1u << 3, Device = 1u << 4, Context = 1u << 5,
-  Stream = 1u << 6, Grid = 1u << 7, Block = 1u << 8, Cluster = 1u << 9, SharedDynamic = 1u << 10,
-  SharedStatic = 1u << 11, Registers = 1u << 12, Args = 1u << 13, Nvtx = 1u << 14, Duration = 1u << 15,
-  Profiled = 1u << 16, ReplayPasses = 1u << 17, Metrics = 1u << 18, Other = 1u << 19,
-};
-constexpr uint32_t Required = Record | Index | Name | Mangled | Device | Context | Stream | Grid | Block |
-                              SharedDynamic | SharedStatic | Registers | Profiled;
+using measured::LaunchField;
 
-Field fieldNamed(std::string_view key) {
-  // string_view comparisons look at the lengths first: most names are told apart without reading them.
-  static const std::pair<std::string_view, Field> names[] = {
-      {"record", Record}, {"index", Index}, {"name", Name}, {"mangled", Mangled}, {"device", Device},
-      {"context", Context}, {"stream", Stream}, {"grid", Grid}, {"block", Block}, {"cluster", Cluster},
-      {"shared_dynamic", SharedDynamic}, {"shared_static", SharedStatic}, {"registers", Registers},
-      {"args", Args}, {"nvtx", Nvtx}, {"duration_ns", Duration}, {"profiled", Profiled},
-      {"replay_passes", ReplayPasses}, {"metrics", Metrics}};
-  for (const auto &[name, field] : names)
-    if (key == name)
-      return field;
-  return Other;
-}
+uint32_t bit(LaunchField f) { return 1u << static_cast<uint32_t>(f); }
 
-enum ArgField : uint32_t { ArgIndex = 1u << 0, ArgOffset = 1u << 1, ArgSize = 1u << 2, ArgHex = 1u << 3, ArgValue = 1u << 4 };
+/// The required fields: every one before the first optional one.
+const uint32_t Required = bit(measured::FirstOptionalLaunchField) - 1;
 
 constexpr int64_t Int32Min = std::numeric_limits<int32_t>::min(), Int32Max = std::numeric_limits<int32_t>::max();
 
 /// The record's events, in nlohmann's SAX vocabulary (JsonScanner below sends them): each returns false
-/// for what it does not take, and the line goes to launchFrom.
+/// for what it does not take, and the line goes to launchFromCompact.
 class LaunchEvents {
 public:
-  explicit LaunchEvents(Launch &launch) : l_(launch) {}
+  LaunchEvents(Launch &launch, int64_t &kernel) : l_(launch), kernel_(kernel) {}
   bool complete() const { return done_ && (seen_ & Required) == Required; }
 
   bool null() {
     if (place_ == In::Record) // an optional field given as null: absent
-      return field_ == Args || field_ == Nvtx || field_ == Duration || field_ == ReplayPasses || field_ == Metrics ||
-             field_ == Other;
-    return place_ == In::Arg && argField_ == ArgValue;
+      return !field_ || *field_ >= measured::FirstOptionalLaunchField;
+    if (place_ == In::Args) // an argument not recorded
+      return ++argIndex_, true;
+    return false;
   }
   bool boolean(bool value) {
-    if (place_ != In::Record || field_ != Profiled)
-      return field_ == Other && place_ == In::Record;
+    if (place_ != In::Record)
+      return false;
+    if (!field_)
+      return true;
+    if (*field_ != LaunchField::Profiled)
+      return false;
     l_.profiled = value;
     return true;
   }
   bool number_integer(int64_t value) { return integer(value); }
   bool number_unsigned(uint64_t value) {
     if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      return place_ == In::Record && (field_ == Context || field_ == Stream) ? unsignedField(value) : false;
+      return place_ == In::Record && (field_ == LaunchField::Context || field_ == LaunchField::Stream)
+                 ? unsignedField(value)
+                 : false;
     return integer(static_cast<int64_t>(value));
   }
   bool number_float(double value) {
     if (place_ == In::Metrics)
       return metric(value);
-    return place_ == In::Record && field_ == Other;
+    return place_ == In::Record && !field_;
   }
   bool string(std::string_view value) {
-    if (place_ == In::Record) {
-      switch (field_) {
-      case Record: return value == "launch";
-      case Name: l_.name = value; return true;
-      case Mangled: l_.mangled = value; return true;
-      case Other: return true;
-      default: return false;
-      }
+    switch (place_) {
+    case In::Record: return !field_ || (field_ == LaunchField::Record && value == measured::LaunchRecord);
+    case In::Args: return argument().hex = value, true;
+    case In::Nvtx: return l_.nvtx.emplace_back(value), true;
+    default: return false;
     }
-    if (place_ == In::Arg && argField_ == ArgHex) {
-      arg_.hex = value;
-      return true;
-    }
-    if (place_ == In::Nvtx) {
-      l_.nvtx.emplace_back(value);
-      return true;
-    }
-    return false;
   }
   bool start_object() {
     if (place_ == In::Top && !done_)
       return (place_ = In::Record), true;
-    if (place_ == In::Record && field_ == Metrics)
+    if (place_ == In::Record && field_ == LaunchField::Metrics)
       return (place_ = In::Metrics), true;
-    if (place_ == In::Args) {
-      arg_ = KernelArgument{};
-      argSeen_ = 0;
-      return (place_ = In::Arg), true;
-    }
-    return false; // an object in an unknown field: launchFrom's business
+    return false; // an object in an unknown field: launchFromCompact's business
   }
   bool key(std::string_view name) {
     if (place_ == In::Record) {
-      field_ = fieldNamed(name);
-      if (field_ != Other && (seen_ & field_))
+      field_ = measured::fieldNamed<LaunchField>(measured::LaunchFieldNames, name);
+      if (field_ && (seen_ & bit(*field_)))
         return false;
-      seen_ |= field_;
-      return true;
-    }
-    if (place_ == In::Arg) {
-      static const std::pair<std::string_view, ArgField> names[] = {
-          {"index", ArgIndex}, {"offset", ArgOffset}, {"size", ArgSize}, {"hex", ArgHex}, {"value", ArgValue}};
-      argField_ = ArgField(0);
-      for (const auto &[n, f] : names)
-        if (name == n)
-          argField_ = f;
-      if (argField_ && (argSeen_ & argField_))
-        return false;
-      argSeen_ |= argField_;
+      if (field_)
+        seen_ |= bit(*field_);
       return true;
     }
     if (place_ == In::Metrics) {
@@ -126,12 +88,6 @@ public:
     return false;
   }
   bool end_object() {
-    if (place_ == In::Arg) {
-      if ((argSeen_ & (ArgIndex | ArgOffset | ArgSize | ArgHex)) != (ArgIndex | ArgOffset | ArgSize | ArgHex))
-        return false;
-      l_.args.push_back(std::move(arg_));
-      return (place_ = In::Args), true;
-    }
     if (place_ == In::Metrics)
       return (place_ = In::Record), true;
     if (place_ == In::Record) {
@@ -141,14 +97,14 @@ public:
     return false;
   }
   bool start_array() {
-    if (place_ != In::Record)
+    if (place_ != In::Record || !field_)
       return false;
-    switch (field_) {
-    case Grid: dim_ = &l_.grid; break;
-    case Block: dim_ = &l_.block; break;
-    case Cluster: dim_ = &l_.cluster; break;
-    case Args: return (place_ = In::Args), true;
-    case Nvtx: return (place_ = In::Nvtx), true;
+    switch (*field_) {
+    case LaunchField::Grid: dim_ = &l_.grid; break;
+    case LaunchField::Block: dim_ = &l_.block; break;
+    case LaunchField::Cluster: dim_ = &l_.cluster; break;
+    case LaunchField::Args: return (place_ = In::Args), true;
+    case LaunchField::Nvtx: return (place_ = In::Nvtx), true;
     default: return false;
     }
     dimCount_ = 0;
@@ -163,21 +119,26 @@ public:
   }
 
 private:
-  enum class In { Top, Record, Dim, Args, Arg, Nvtx, Metrics };
+  enum class In { Top, Record, Dim, Args, Nvtx, Metrics };
 
+  KernelArgument &argument() {
+    KernelArgument &a = l_.args.emplace_back();
+    a.index = argIndex_++;
+    return a;
+  }
   bool integer(int64_t v) {
     switch (place_) {
     case In::Record:
-      switch (field_) {
-      case Index: return v >= 0 && ((l_.index = v), true);
-      case Device: return v >= Int32Min && v <= Int32Max && ((l_.device = static_cast<int>(v)), true);
-      case Context: case Stream: return v >= 0 && unsignedField(static_cast<uint64_t>(v));
-      case SharedDynamic: return v >= 0 && ((l_.sharedDynamic = v), true);
-      case SharedStatic: return v >= 0 && ((l_.sharedStatic = v), true);
-      case Registers: return v >= Int32Min && v <= Int32Max && ((l_.registers = static_cast<int>(v)), true);
-      case Duration: return v >= 0 && ((l_.durationNs = v), true);
-      case ReplayPasses: return v >= 1 && ((l_.replayPasses = v), true);
-      case Other: return true;
+      if (!field_)
+        return true;
+      switch (*field_) {
+      case LaunchField::Index: return v >= 0 && ((l_.index = v), true);
+      case LaunchField::Kernel: return v >= 0 && ((kernel_ = v), true);
+      case LaunchField::Device: return v >= Int32Min && v <= Int32Max && ((l_.device = static_cast<int>(v)), true);
+      case LaunchField::Context: case LaunchField::Stream: return v >= 0 && unsignedField(static_cast<uint64_t>(v));
+      case LaunchField::SharedDynamic: return v >= 0 && ((l_.sharedDynamic = v), true);
+      case LaunchField::DurationNs: return v >= 0 && ((l_.durationNs = v), true);
+      case LaunchField::ReplayPasses: return v >= 1 && ((l_.replayPasses = v), true);
       default: return false;
       }
     case In::Dim:
@@ -185,20 +146,13 @@ private:
         return false;
       (*dim_)[dimCount_++] = v;
       return true;
-    case In::Arg:
-      switch (argField_) {
-      case ArgIndex: return v >= Int32Min && v <= Int32Max && ((arg_.index = static_cast<int>(v)), true);
-      case ArgOffset: return v >= 0 && ((arg_.offset = v), true);
-      case ArgSize: return v >= 0 && ((arg_.size = v), true);
-      case ArgValue: return (arg_.value = v), true;
-      default: return false;
-      }
+    case In::Args: return argument().value = v, true;
     case In::Metrics: return metric(static_cast<double>(v));
     default: return false;
     }
   }
   bool unsignedField(uint64_t v) {
-    (field_ == Context ? l_.context : l_.stream) = v;
+    (field_ == LaunchField::Context ? l_.context : l_.stream) = v;
     return true;
   }
   bool metric(double v) {
@@ -209,15 +163,14 @@ private:
   }
 
   Launch &l_;
+  int64_t &kernel_;
   In place_ = In::Top;
   bool done_ = false;
   uint32_t seen_ = 0;
-  Field field_ = Other;
+  std::optional<LaunchField> field_;
   Dim3 *dim_ = nullptr;
   int dimCount_ = 0;
-  KernelArgument arg_;
-  uint32_t argSeen_ = 0;
-  ArgField argField_ = ArgField(0);
+  int argIndex_ = 0;
   std::string metricName_;
 };
 
@@ -239,7 +192,7 @@ public:
   }
 
 private:
-  static constexpr int MaxDepth = 3; // record, args, one argument
+  static constexpr int MaxDepth = 2; // the record, an array or the metrics in it
 
   void space() {
     while (at_ < s_.size() && (s_[at_] == ' ' || s_[at_] == '\t' || s_[at_] == '\n' || s_[at_] == '\r'))
@@ -389,9 +342,9 @@ private:
 
 } // namespace
 
-std::optional<Launch> parseLaunchQuickly(std::string_view line) {
+std::optional<Launch> parseLaunchQuickly(std::string_view line, int64_t &kernel) {
   Launch launch;
-  LaunchEvents events(launch);
+  LaunchEvents events(launch, kernel);
   if (!JsonScanner(line, events).record() || !events.complete())
     return std::nullopt;
   return launch;

@@ -1,9 +1,9 @@
 // The quick way through a launch record of a measured file: read straight into a Launch by a scanner made
 // for the record's shape, without building a JSON document (a long run has millions of records; the
 // document costs twice the reading, a general SAX lexer most of the rest). It takes only records that
-// launchFrom would take unchanged and gives up on anything else
+// launchFromCompact would take unchanged and gives up on anything else
 // (another record kind, an unexpected type or value, a missing or repeated field), which then goes through
-// launchFrom, the one that says what is wrong. LaunchFastPathTest checks the two agree.
+// launchFromCompact, the one that says what is wrong. LaunchFastPathTest checks the two agree.
 #pragma once
 
 #include "roofcheck/Contracts.h"
@@ -13,7 +13,8 @@
 
 namespace roofcheck {
 
-/// The launch of a well-formed launch record line; nullopt for any other line.
-std::optional<Launch> parseLaunchQuickly(std::string_view line);
+/// The launch of a well-formed measured/2 launch record line, with the id of the kernel it names in
+/// `kernel` (the kernel's own fields and each argument's place stay empty); nullopt for any other line.
+std::optional<Launch> parseLaunchQuickly(std::string_view line, int64_t &kernel);
 
 } // namespace roofcheck

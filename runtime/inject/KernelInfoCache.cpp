@@ -39,6 +39,15 @@ std::shared_ptr<KernelInfo> KernelInfoCache::describe(CUfunction function, const
     info->kindsKnown = true;
     return info;
   }
+  // Launches profiled under kernel replay get no activity record, which is where a launch's registers
+  // come from; this is what they fall back on (Shim::registersOf).
+  int registers = 0;
+  CUdevice device = 0;
+  if (isFunction ? cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function) == CUDA_SUCCESS
+                 : cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+                       cuKernelGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                            reinterpret_cast<CUkernel>(function), device) == CUDA_SUCCESS)
+    info->registers = registers;
   for (size_t i = 0;; ++i) {
     size_t offset = 0, size = 0;
     CUresult result = isFunction ? cuFuncGetParamInfo(function, i, &offset, &size)

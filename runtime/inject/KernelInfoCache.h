@@ -27,6 +27,7 @@ struct KernelInfo {
   std::vector<ParamKind> kinds; ///< learned as launches come, under the cache's lock until kindsKnown
   std::atomic<bool> kindsKnown{false}; ///< no Unknown left: kinds no longer changes
   bool selected = true;  ///< the name filter's verdict
+  int registers = 0;     ///< per thread, as the compiler reports them (CU_FUNC_ATTRIBUTE_NUM_REGS); 0 unknown
 };
 
 /// "foo(int)" from "_Z3fooi"; the input when it is not a mangled name.

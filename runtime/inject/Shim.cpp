@@ -694,6 +694,7 @@ void Shim::absorbArrivalsLocked() {
   for (Pending &p : launches) {
     p.launch.name = p.kernel->name;
     p.launch.mangled = p.kernel->mangled;
+    p.launch.registers = registersOf(*p.kernel); // the activity record's, when one comes, replaces it
     p.launch.args = kernels_.decode(*p.kernel, p.argumentBytes);
     p.kernel.reset();
     p.argumentBytes = {};
@@ -726,6 +727,17 @@ void Shim::absorbArrivalsLocked() {
   }
 }
 
+// CUPTI's activity record and Nsight Compute agree on a kernel's registers; the function attribute, the
+// compiler's count, agrees with both above 16 and is raised to 16 by both below it (numRegs 12 was 16 on
+// the H200; 22, 32, 40, 64, 128 were themselves: bench/registers-probe.sh).
+int Shim::registersOf(const KernelInfo &kernel) const {
+  auto learned = activityRegisters_.find(kernel.mangled);
+  if (learned != activityRegisters_.end())
+    return learned->second;
+  constexpr int FewestAllocated = 16;
+  return kernel.registers > 0 ? std::max(kernel.registers, FewestAllocated) : 0;
+}
+
 void Shim::onKernelRecordLocked(const KernelRecord &r) {
   auto fill = [&](Launch &l) {
     l.durationNs = static_cast<int64_t>(r.end >= r.start ? r.end - r.start : 0);
@@ -737,6 +749,7 @@ void Shim::onKernelRecordLocked(const KernelRecord &r) {
     l.cluster = r.cluster;
     l.registers = r.registers;
     l.sharedStatic = r.sharedStatic;
+    activityRegisters_[r.name] = r.registers;
     l.sharedDynamic = r.sharedDynamic;
   };
   auto it = pending_.find(r.correlationId);
@@ -814,16 +827,15 @@ void Shim::writeReady() {
   if (batch.empty())
     return;
   writeHeader();
+  // Serialised under the writer's lock: a kernel record reaches the file before any launch that names it.
+  std::lock_guard<std::mutex> writing(writerMutex_);
   int64_t started = timing_.start();
   std::string text;
-  text.reserve(batch.size() * 640);
-  for (const Launch &l : batch) {
-    appendLaunchJson(text, l);
-    text.push_back('\n');
-  }
+  text.reserve(batch.size() * 200);
+  for (const Launch &l : batch)
+    records_.append(text, l);
   timing_.stop(ShimTiming::Serialise, started);
   started = timing_.start();
-  std::lock_guard<std::mutex> writing(writerMutex_);
   writer_.appendText(text);
   if (writer_.isOpen() && !writer_.flush())
     diagnostics_.warn("write", writer_.error());

@@ -14,6 +14,7 @@
 #include "Diagnostics.h"
 #include "KernelInfoCache.h"
 #include "NvmlClocks.h"
+#include "roofcheck/MeasuredRecords.h"
 #include "ShimTiming.h"
 
 #include <atomic>
@@ -86,6 +87,8 @@ private:
   void handleBatches(std::deque<std::vector<KernelRecord>> &batches);
   void absorbArrivalsLocked();
   void onKernelRecordLocked(const KernelRecord &record);
+  /// A launch's registers per thread before (or without) its activity record.
+  int registersOf(const KernelInfo &kernel) const;
   void describeDevices();
   void configureCounters(CUcontext context, CUdevice device);
   bool configureHosts(DeviceCounters &counters, CUcontext context, CUdevice device);
@@ -183,6 +186,7 @@ private:
 
   std::mutex writerMutex_; // writer_, headerWritten_; taken before mutex_ when both are needed
   JsonLinesWriter writer_;
+  MeasuredRecordWriter records_; ///< only writeReady() writes launches, on one thread at a time
   std::atomic<bool> headerWritten_{false};
 
   std::mutex mutex_; // everything below; never taken by a launch callback
@@ -190,6 +194,7 @@ private:
   std::vector<Launch> ready_;
   std::unordered_map<uint32_t, Pending> pending_;
   std::unordered_map<uint32_t, std::vector<std::string>> graphNvtx_;
+  std::unordered_map<std::string, int> activityRegisters_; ///< by mangled name, from activity records
   int64_t recorded_ = 0;
   int64_t profiled_ = 0;
 };

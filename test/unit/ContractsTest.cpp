@@ -1,6 +1,7 @@
 #include "TestSupport.h"
 
 #include "roofcheck/Contracts.h"
+#include "roofcheck/MeasuredRecords.h"
 
 #include <gtest/gtest.h>
 
@@ -245,13 +246,33 @@ Launch launch(int64_t index) {
   return l;
 }
 
+/// The header and records of these launches, as the shim writes them: a kernel record before the first.
+std::string measuredText(const std::vector<Launch> &launches) {
+  std::string text = toJson(header()).dump() + "\n";
+  MeasuredRecordWriter writer;
+  for (const Launch &l : launches)
+    writer.append(text, l);
+  return text;
+}
+
+/// The launch record of launch(0), to edit, after the header and its kernel record.
+Json launchRecord() {
+  std::string text = measuredText({launch(0)});
+  return Json::parse(text.substr(text.rfind('\n', text.size() - 2) + 1));
+}
+std::string withLaunch(const Json &record) {
+  std::string text = measuredText({launch(0)});
+  return text.substr(0, text.rfind('\n', text.size() - 2) + 1) + record.dump() + "\n";
+}
+
 } // namespace
 
 TEST(MeasuredContract, ReadsJsonLinesAndSkipsATruncatedTail) {
   TempDir dir;
-  std::string lines = toJson(header()).dump() + "\n" + toJson(launch(0)).dump() + "\n" + toJson(launch(1)).dump() +
-                      "\n" + "{\"record\":\"clocks\",\"sm_mhz\":1980}\n";
-  writeText(dir.file("m.jsonl"), lines + toJson(launch(2)).dump().substr(0, 40));
+  std::string lines = measuredText({launch(0), launch(1)}) + "{\"record\":\"clocks\",\"sm_mhz\":1980}\n";
+  std::string third;
+  appendLaunchRecord(third, 0, launch(2));
+  writeText(dir.file("m.jsonl"), lines + third.substr(0, 40));
   MeasuredFile file = loadMeasuredFile(dir.file("m.jsonl"));
   EXPECT_EQ(file.header.rank, 3);
   EXPECT_EQ(file.header.program[1], "1024");
@@ -260,7 +281,7 @@ TEST(MeasuredContract, ReadsJsonLinesAndSkipsATruncatedTail) {
   EXPECT_EQ(file.launches[0].args[0].value, 1024);
   EXPECT_EQ(file.launches[0].replayPasses, 8);
   ASSERT_EQ(file.warnings.size(), 1u);
-  EXPECT_NE(file.warnings[0].find("m.jsonl:5: truncated last record skipped"), std::string::npos);
+  EXPECT_NE(file.warnings[0].find("m.jsonl:6: truncated last record skipped"), std::string::npos);
 
   MeasuredFlops flops = measuredFlops(file.launches[0].metrics);
   EXPECT_EQ(flops.fp32, 1044.0);
@@ -271,8 +292,7 @@ TEST(MeasuredContract, ReadsJsonLinesAndSkipsATruncatedTail) {
 }
 
 TEST(MeasuredContract, TheRunsOwnWarningsReachTheReader) {
-  std::string lines = toJson(header()).dump() + "\n" + toJson(launch(0)).dump() + "\n" +
-                      R"({"record":"summary","launches_seen":1,"launches_recorded":1,"launches_profiled":1,)" +
+  std::string lines = measuredText({launch(0)}) + R"({"record":"summary","launches_seen":1,"launches_recorded":1,"launches_profiled":1,)" +
                       R"("activity_records_dropped":3,"warnings":["a replay pass was not submitted"]})" + "\n";
   MeasuredFile file = parseMeasuredLines(lines, "m.jsonl");
   ASSERT_EQ(file.warnings.size(), 2u);
@@ -286,36 +306,50 @@ TEST(MeasuredContract, ErrorsNameTheLine) {
   writeText(dir.file("empty.jsonl"), "");
   EXPECT_NE(errorOf([&] { loadMeasuredFile(dir.file("empty.jsonl")); }).find("empty file"), std::string::npos);
 
-  Json bad = toJson(launch(0));
+  Json bad = launchRecord();
   bad["grid"] = Json::array({4, 0, 1});
-  writeText(dir.file("grid.jsonl"), toJson(header()).dump() + "\n" + bad.dump() + "\n");
+  writeText(dir.file("grid.jsonl"), withLaunch(bad));
   EXPECT_EQ(errorOf([&] { loadMeasuredFile(dir.file("grid.jsonl")); }),
-            dir.file("grid.jsonl") + ":2: grid: must be an array of three positive integers");
+            dir.file("grid.jsonl") + ":3: grid: must be an array of three positive integers");
 
-  writeText(dir.file("garbage.jsonl"), toJson(header()).dump() + "\nnot json\n" + toJson(launch(0)).dump() + "\n");
+  writeText(dir.file("garbage.jsonl"), toJson(header()).dump() + "\nnot json\n" + measuredText({launch(0)}));
   EXPECT_EQ(errorOf([&] { loadMeasuredFile(dir.file("garbage.jsonl")); }),
             dir.file("garbage.jsonl") + ":2: not a JSON record");
 
   Json other = toJson(header());
   other["schema"] = "roofcheck.measured/0";
   writeText(dir.file("schema.jsonl"), other.dump() + "\n");
-  EXPECT_NE(errorOf([&] { loadMeasuredFile(dir.file("schema.jsonl")); }).find("expected \"roofcheck.measured/1\""),
+  EXPECT_NE(errorOf([&] { loadMeasuredFile(dir.file("schema.jsonl")); }).find("expected \"roofcheck.measured/2\""),
             std::string::npos);
 
-  Json negative = toJson(launch(0));
+  Json negative = launchRecord();
   negative["metrics"]["dram__bytes_read.sum"] = -5;
-  writeText(dir.file("neg.jsonl"), toJson(header()).dump() + "\n" + negative.dump() + "\n");
+  writeText(dir.file("neg.jsonl"), withLaunch(negative));
   EXPECT_EQ(errorOf([&] { loadMeasuredFile(dir.file("neg.jsonl")); }),
-            dir.file("neg.jsonl") + ":2: metrics.dram__bytes_read.sum: must not be negative");
+            dir.file("neg.jsonl") + ":3: metrics.dram__bytes_read.sum: must not be negative");
 
-  Json noPasses = toJson(launch(0));
+  Json noPasses = launchRecord();
   noPasses["replay_passes"] = 0;
-  writeText(dir.file("passes.jsonl"), toJson(header()).dump() + "\n" + noPasses.dump() + "\n");
+  writeText(dir.file("passes.jsonl"), withLaunch(noPasses));
   EXPECT_EQ(errorOf([&] { loadMeasuredFile(dir.file("passes.jsonl")); }),
-            dir.file("passes.jsonl") + ":2: replay_passes: must be at least 1");
-  noPasses.erase("replay_passes"); // files from before the field: no value, no error
-  writeText(dir.file("old.jsonl"), toJson(header()).dump() + "\n" + noPasses.dump() + "\n");
-  EXPECT_EQ(loadMeasuredFile(dir.file("old.jsonl")).launches[0].replayPasses, std::nullopt);
+            dir.file("passes.jsonl") + ":3: replay_passes: must be at least 1");
+}
+
+TEST(MeasuredContract, FirstVersionFilesStillRead) {
+  // measured/1: each launch record carries its kernel's names, registers and argument places.
+  std::string text =
+      R"x({"schema":"roofcheck.measured/1","record":"header","pid":1,"program":[],"started":"","roofcheck_version":"",)x"
+      R"x("driver_version":"","cuda_version":"","devices":[]})x" "\n"
+      R"x({"record":"launch","index":0,"name":"k(int)","mangled":"_Z1ki","device":0,"context":1,"stream":0,)x"
+      R"x("grid":[1,1,1],"block":[32,1,1],"shared_dynamic":0,"shared_static":0,"registers":16,)x"
+      R"x("args":[{"index":0,"offset":0,"size":4,"hex":"0a000000","value":10}],"duration_ns":900,"profiled":false})x"
+      "\n";
+  MeasuredFile file = parseMeasuredLines(text, "old.jsonl");
+  ASSERT_EQ(file.launches.size(), 1u);
+  EXPECT_EQ(file.launches[0].name, "k(int)");
+  EXPECT_EQ(file.launches[0].registers, 16);
+  EXPECT_EQ(file.launches[0].args, (std::vector<KernelArgument>{{0, 0, 4, "0a000000", 10}}));
+  EXPECT_EQ(file.launches[0].replayPasses, std::nullopt) << "before the field: no value, no error";
 }
 
 TEST(ReportContract, RoundTrips) {

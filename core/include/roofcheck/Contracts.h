@@ -1,6 +1,6 @@
 // The four versioned documents that connect roofcheck's stages (DESIGN.md, "Data flow"):
 //   roofcheck.static/1    lint    -> report, audit
-//   roofcheck.measured/1  run     -> report, audit   (JSON Lines: a header, then one record a launch)
+//   roofcheck.measured/2  run     -> report, audit   (JSON Lines: a header, kernel records, a record a launch)
 //   roofcheck.ceilings/1  probe   -> report, audit
 //   roofcheck.report/1    report  -> users, CI
 // Each has C++ types, a reader that rejects a wrong schema or a missing/ill-typed field with a message
@@ -24,7 +24,9 @@
 namespace roofcheck {
 
 inline constexpr const char *StaticSchema = "roofcheck.static/1";
-inline constexpr const char *MeasuredSchema = "roofcheck.measured/1";
+inline constexpr const char *MeasuredSchema = "roofcheck.measured/2";
+/// Still read: launch records that repeat their kernel's names (MeasuredRecords.h says what /2 changed).
+inline constexpr const char *MeasuredSchemaFirst = "roofcheck.measured/1";
 inline constexpr const char *CeilingsSchema = "roofcheck.ceilings/1";
 inline constexpr const char *ReportSchema = "roofcheck.report/1";
 
@@ -135,7 +137,7 @@ StaticDocument staticFromJson(const Json &json, const std::string &source);
 StaticDocument loadStaticFile(const std::string &path);
 void saveStaticFile(const std::string &path, const StaticDocument &doc);
 
-// --------------------------------------------------------------------------------- measured/1
+// --------------------------------------------------------------------------------- measured/2 (and /1)
 
 struct ClockSample {
   std::optional<double> smMHz;
@@ -173,6 +175,7 @@ struct KernelArgument {
   int64_t size = 0;
   std::string hex;              ///< raw bytes, little-endian order as in memory
   std::optional<int64_t> value; ///< the bytes read as a signed integer, for sizes 1, 2, 4 and 8
+  bool operator==(const KernelArgument &) const = default;
 };
 
 struct Launch {
@@ -193,6 +196,7 @@ struct Launch {
   /// file does not say (before it was recorded per launch, the header's replay_passes applied to all).
   std::optional<int64_t> replayPasses;
   std::map<std::string, double> metrics; ///< Nsight Compute metric name -> value
+  bool operator==(const Launch &) const = default;
 };
 
 /// FLOPs per precision from SASS instruction metrics, with the Nsight Compute definition
@@ -211,8 +215,9 @@ struct MeasuredFile {
   std::vector<std::string> warnings; ///< e.g. a truncated last line, skipped
 };
 
-Json toJson(const MeasuredHeader &header);
-Json toJson(const Launch &launch);
+Json toJson(const MeasuredHeader &header); ///< launches: MeasuredRecordWriter
+/// measured/1 repeats the kernel's names in every launch record; measured/2 names it once, in a kernel record.
+enum class MeasuredVersion { PerLaunchNames, KernelRecords };
 /// Reads a measured file one batch of records at a time, so that a run of millions of launches needs memory
 /// for a few batches, not for the file: the header when it opens, then each launch in file order. Batches
 /// are parsed on worker threads while the caller takes the launches of the one before.
@@ -230,6 +235,7 @@ public:
 private:
   std::string path_;
   std::ifstream in_;
+  MeasuredVersion version_ = MeasuredVersion::KernelRecords;
   int64_t lineNumber_ = 0;
   MeasuredHeader header_;
   std::vector<std::string> warnings_;

@@ -3,6 +3,7 @@
 #include "RunOptions.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/MeasuredRecords.h"
 
 #include <gtest/gtest.h>
 
@@ -67,6 +68,15 @@ Launch launch(int64_t index, bool profiled) {
   return l;
 }
 
+/// The records of these launches and their kernels, as the shim writes them.
+std::string records(const std::vector<Launch> &launches) {
+  MeasuredRecordWriter writer;
+  std::string text;
+  for (const Launch &l : launches)
+    writer.append(text, l);
+  return text;
+}
+
 } // namespace
 
 TEST(MeasuredOutput, RankComesFromMpiThenTorchrunThenSlurm) {
@@ -106,8 +116,8 @@ TEST(MeasuredOutput, WrittenRecordsReadBackThroughCore) {
     JsonLinesWriter w;
     ASSERT_TRUE(w.open(path));
     EXPECT_TRUE(w.write(toJson(header("s"))));
-    EXPECT_TRUE(w.write(toJson(launch(0, true))));
-    EXPECT_TRUE(w.write(toJson(launch(1, false))));
+    w.appendText(records({launch(0, true), launch(1, false)}));
+    EXPECT_TRUE(w.flush());
     RunCounts counts;
     counts.launchesSeen = 5;
     counts.launchesRecorded = 2;
@@ -143,8 +153,8 @@ TEST(MeasuredOutput, AProcessThatDiedLeavesAReadableFile) {
     JsonLinesWriter w;
     ASSERT_TRUE(w.open(path));
     w.write(toJson(header("s")));
-    w.write(toJson(launch(0, true)));
-    w.write(toJson(launch(1, false)));
+    w.appendText(records({launch(0, true), launch(1, false)}));
+    w.flush();
   }
   { // a record cut short by the crash
     std::ofstream out(path, std::ios::app);
@@ -213,54 +223,18 @@ TEST(MeasuredOutput, AppendedRecordsReachTheFileOnFlush) {
   JsonLinesWriter w;
   ASSERT_TRUE(w.open(path));
   w.append(toJson(header("s")));
-  w.append(toJson(launch(0, false)));
+  MeasuredRecordWriter writer;
+  std::string text;
+  writer.append(text, launch(0, false));
+  w.appendText(text);
   EXPECT_EQ(std::filesystem::file_size(path), 0u);
   EXPECT_TRUE(w.flush());
   EXPECT_EQ(loadMeasuredFile(path).launches.size(), 1u);
-  w.append(toJson(launch(1, false)));
+  text.clear();
+  writer.append(text, launch(1, false));
+  w.appendText(text);
   w.close(); // flushes
   EXPECT_EQ(loadMeasuredFile(path).launches.size(), 2u);
-}
-
-TEST(MeasuredOutput, DirectLaunchJsonIsCoresTextByteForByte) {
-  auto core = [](const Launch &l) { return toJson(l).dump(-1, ' ', false, Json::error_handler_t::replace); };
-  auto direct = [](const Launch &l) {
-    std::string text;
-    appendLaunchJson(text, l);
-    return text;
-  };
-  std::vector<Launch> launches = {Launch{}, launch(0, false), launch(7, true)};
-  Launch extremes = launch(INT64_MAX, true);
-  extremes.context = UINT64_MAX;
-  extremes.stream = 0;
-  extremes.device = -1;
-  extremes.grid = {2147483647, 65535, 65535};
-  extremes.sharedDynamic = 232448;
-  extremes.registers = 255;
-  extremes.args = {{0, 0, 8, "0000200000000000", std::nullopt},
-                   {1, 8, 8, "ffffffffffffffff", -1},
-                   {2, 16, 4, "00000080", INT64_MIN},
-                   {3, 20, 2, "", std::nullopt}};
-  extremes.durationNs = std::nullopt;
-  extremes.metrics = {{"a.sum", 0.0},        {"b.sum", 1.0},         {"c.sum", 1e20},      {"d.sum", 1.5e-7},
-                      {"e.sum", 123456789.125}, {"f.sum", 0.1},       {"g.sum", 1e16},      {"h.sum", 2.5e15},
-                      {"i.sum", -3.0},      {"j.sum", 6.02214076e23}, {"k.sum", 5e-324}};
-  launches.push_back(extremes);
-  // Names and ranges that need escaping, non-ASCII text and bytes that are not UTF-8.
-  Launch text = launch(3, false);
-  text.name = "k<\"quoted\" \\\\ back>(int)\t\n\x01";
-  text.mangled = "_Z1kv\x7f";
-  text.nvtx = {"", "caf\xc3\xa9 \xe2\x82\xac", "bad \xff\xfe byte", "\x1f"};
-  text.metrics = {{"we\"ird", 4.0}};
-  text.profiled = true;
-  launches.push_back(text);
-  for (const Launch &l : launches)
-    EXPECT_EQ(direct(l), core(l));
-  // Records follow one another in one buffer.
-  std::string both;
-  appendLaunchJson(both, launches[1]);
-  appendLaunchJson(both, launches[2]);
-  EXPECT_EQ(both, core(launches[1]) + core(launches[2]));
 }
 
 TEST(MeasuredOutput, SummaryOfACompleteFileComesFromItsLastLine) {
@@ -270,8 +244,10 @@ TEST(MeasuredOutput, SummaryOfACompleteFileComesFromItsLastLine) {
     JsonLinesWriter w;
     ASSERT_TRUE(w.open(path));
     w.append(toJson(header("s")));
+    std::vector<Launch> launches;
     for (int i = 0; i < 5; ++i)
-      w.append(toJson(launch(i, i == 0)));
+      launches.push_back(launch(i, i == 0));
+    w.appendText(records(launches));
     RunCounts counts;
     counts.launchesSeen = 9;
     counts.launchesRecorded = 5;

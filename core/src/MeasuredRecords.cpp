@@ -1,0 +1,222 @@
+#include "roofcheck/MeasuredRecords.h"
+
+#include "MeasuredFields.h"
+
+#include <charconv>
+
+namespace roofcheck {
+
+std::string littleEndianHex(int64_t value, int64_t size) {
+  static const char digits[] = "0123456789abcdef";
+  auto raw = static_cast<uint64_t>(value);
+  std::string hex;
+  for (int64_t i = 0; i < size; ++i, raw >>= 8) {
+    hex.push_back(digits[(raw >> 4) & 0xf]);
+    hex.push_back(digits[raw & 0xf]);
+  }
+  return hex;
+}
+
+namespace {
+
+// Written straight into the text, field by field: the shim writes a record for every launch of the
+// program. The output is what nlohmann would write for the same values.
+class RecordText {
+public:
+  explicit RecordText(std::string &out) : out_(out) {}
+
+  template <typename Field> void field(Field f) {
+    out_ += first_ ? "{\"" : ",\"";
+    first_ = false;
+    out_ += measured::nameOf(f);
+    out_ += "\":";
+  }
+  void end() { out_ += "}\n"; }
+
+  template <typename Integer> void integer(Integer value) {
+    char text[24];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    out_.append(text, end);
+  }
+  /// Plain ASCII goes between quotes as is; anything else (escapes, UTF-8, invalid bytes) through
+  /// nlohmann, which replaces invalid bytes.
+  void string(std::string_view text) {
+    for (unsigned char c : text)
+      if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+        out_ += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+        return;
+      }
+    out_.push_back('"');
+    out_ += text;
+    out_.push_back('"');
+  }
+  void dim3(const Dim3 &d) {
+    out_.push_back('[');
+    for (size_t i = 0; i < 3; ++i) {
+      if (i)
+        out_.push_back(',');
+      integer(d[i]);
+    }
+    out_.push_back(']');
+  }
+  void raw(std::string_view text) { out_ += text; }
+
+private:
+  std::string &out_;
+  bool first_ = true;
+};
+
+bool isDefault(const Dim3 &d) { return d == Dim3{1, 1, 1}; }
+
+/// What a launch record says of one argument: its value where the bytes are that integer (the reader
+/// makes the bytes again), else its bytes in hex; null for one too large to record.
+void appendArgument(RecordText &text, const KernelArgument &a) {
+  if (a.size > RecordedArgumentBytes)
+    text.raw("null");
+  else if (a.value && littleEndianHex(*a.value, a.size) == a.hex)
+    text.integer(*a.value);
+  else
+    text.string(a.hex);
+}
+
+void appendKernelRecord(std::string &out, int64_t id, const Launch &l,
+                        const std::vector<std::optional<std::pair<int64_t, int64_t>>> &params) {
+  using measured::KernelField;
+  RecordText text(out);
+  for (size_t i = 0; i < measured::KernelFieldNames.size(); ++i) {
+    auto f = static_cast<KernelField>(i);
+    text.field(f);
+    switch (f) {
+    case KernelField::Record: text.string(measured::KernelRecord); break;
+    case KernelField::Id: text.integer(id); break;
+    case KernelField::Name: text.string(l.name); break;
+    case KernelField::Mangled: text.string(l.mangled); break;
+    case KernelField::Registers: text.integer(l.registers); break;
+    case KernelField::SharedStatic: text.integer(l.sharedStatic); break;
+    case KernelField::Params:
+      text.raw("[");
+      for (size_t p = 0; p < params.size(); ++p) {
+        if (p)
+          text.raw(",");
+        if (!params[p]) {
+          text.raw("null");
+          continue;
+        }
+        text.raw("[");
+        text.integer(params[p]->first);
+        text.raw(",");
+        text.integer(params[p]->second);
+        text.raw("]");
+      }
+      text.raw("]");
+      break;
+    }
+  }
+  text.end();
+}
+
+} // namespace
+
+void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
+  using measured::LaunchField;
+  std::vector<const KernelArgument *> args; // by parameter index, null where the launch carries none
+  for (const KernelArgument &a : l.args)
+    if (a.index >= 0) {
+      if (args.size() <= static_cast<size_t>(a.index))
+        args.resize(static_cast<size_t>(a.index) + 1);
+      args[static_cast<size_t>(a.index)] = &a;
+    }
+  while (!args.empty() && (!args.back() || args.back()->size > RecordedArgumentBytes))
+    args.pop_back(); // a null at the end says nothing
+  RecordText text(out);
+  for (size_t i = 0; i < measured::LaunchFieldNames.size(); ++i) {
+    auto f = static_cast<LaunchField>(i);
+    switch (f) { // an optional field at its default is left out
+    case LaunchField::Cluster: if (isDefault(l.cluster)) continue; break;
+    case LaunchField::SharedDynamic: if (l.sharedDynamic == 0) continue; break;
+    case LaunchField::Args: if (args.empty()) continue; break;
+    case LaunchField::Nvtx: if (l.nvtx.empty()) continue; break;
+    case LaunchField::DurationNs: if (!l.durationNs) continue; break;
+    case LaunchField::Profiled: if (!l.profiled) continue; break;
+    case LaunchField::ReplayPasses: if (!l.replayPasses) continue; break;
+    case LaunchField::Metrics: if (l.metrics.empty()) continue; break;
+    default: break;
+    }
+    text.field(f);
+    switch (f) {
+    case LaunchField::Record: text.string(measured::LaunchRecord); break;
+    case LaunchField::Index: text.integer(l.index); break;
+    case LaunchField::Kernel: text.integer(kernel); break;
+    case LaunchField::Device: text.integer(l.device); break;
+    case LaunchField::Context: text.integer(l.context); break;
+    case LaunchField::Stream: text.integer(l.stream); break;
+    case LaunchField::Grid: text.dim3(l.grid); break;
+    case LaunchField::Block: text.dim3(l.block); break;
+    case LaunchField::Cluster: text.dim3(l.cluster); break;
+    case LaunchField::SharedDynamic: text.integer(l.sharedDynamic); break;
+    case LaunchField::Args:
+      text.raw("[");
+      for (size_t a = 0; a < args.size(); ++a) {
+        if (a)
+          text.raw(",");
+        if (args[a])
+          appendArgument(text, *args[a]);
+        else
+          text.raw("null");
+      }
+      text.raw("]");
+      break;
+    case LaunchField::Nvtx:
+      text.raw("[");
+      for (size_t n = 0; n < l.nvtx.size(); ++n) {
+        if (n)
+          text.raw(",");
+        text.string(l.nvtx[n]);
+      }
+      text.raw("]");
+      break;
+    case LaunchField::DurationNs: text.integer(*l.durationNs); break;
+    case LaunchField::Profiled: text.raw("true"); break;
+    case LaunchField::ReplayPasses: text.integer(*l.replayPasses); break;
+    case LaunchField::Metrics: {
+      text.raw("{");
+      bool firstMetric = true;
+      for (const auto &[name, value] : l.metrics) {
+        if (!firstMetric)
+          text.raw(",");
+        firstMetric = false;
+        text.string(name);
+        text.raw(":");
+        text.raw(Json(value).dump()); // nlohmann's shortest round-trip form of a double
+      }
+      text.raw("}");
+      break;
+    }
+    }
+  }
+  text.end();
+}
+
+void MeasuredRecordWriter::append(std::string &out, const Launch &l) {
+  Layout params;
+  for (const KernelArgument &a : l.args)
+    if (a.index >= 0) {
+      if (params.size() <= static_cast<size_t>(a.index))
+        params.resize(static_cast<size_t>(a.index) + 1);
+      params[static_cast<size_t>(a.index)] = std::pair{a.offset, a.size};
+    }
+  std::vector<Kernel> &sameName = kernels_[l.mangled];
+  const Kernel *kernel = nullptr;
+  for (auto it = sameName.rbegin(); it != sameName.rend() && !kernel; ++it)
+    if (it->name == l.name && it->registers == l.registers && it->sharedStatic == l.sharedStatic &&
+        (l.args.empty() || it->params == params))
+      kernel = &*it;
+  if (!kernel) {
+    sameName.push_back({nextId_++, l.name, l.registers, l.sharedStatic, params});
+    kernel = &sameName.back();
+    appendKernelRecord(out, kernel->id, l, params);
+  }
+  appendLaunchRecord(out, kernel->id, l);
+}
+
+} // namespace roofcheck
