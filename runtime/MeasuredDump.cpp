@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
         nvtx += (nvtx.empty() ? "" : "/") + r;
       roofcheck::MeasuredFlops flops = roofcheck::measuredFlops(l.metrics);
       std::printf("launch %lld %s grid=%s block=%s cluster=%s device=%d stream=%llu timed=%s profiled=%s args=%s nvtx=%s "
-                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s passes=%s\n",
+                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s passes=%s registers=%d\n",
                   static_cast<long long>(l.index), l.name.c_str(), dim(l.grid).c_str(), dim(l.block).c_str(), dim(l.cluster).c_str(), l.device,
                   static_cast<unsigned long long>(l.stream), l.durationNs && *l.durationNs > 0 ? "yes" : "no",
                   l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), metric(l, roofcheck::metrics::DramRead).c_str(),
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
                   flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-",
                   perType(roofcheck::runtime::tensorOps(l.metrics)).c_str(),
                   perType(roofcheck::runtime::tensorFlops(l.metrics)).c_str(),
-                  l.replayPasses ? std::to_string(*l.replayPasses).c_str() : "-");
+                  l.replayPasses ? std::to_string(*l.replayPasses).c_str() : "-", l.registers);
     }
     std::printf("launches=%zu\n", launches.size());
     for (const std::string &w : file.warnings)
