@@ -42,7 +42,7 @@ bool CuptiProfilerHost::configure(const std::string &chip, const std::vector<uin
                                   const std::vector<std::string> &requested, bool addTensorMetrics) {
   chip_ = chip;
   CUpti_Profiler_Host_Initialize_Params init{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-  init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  init.profilerType = type_;
   init.pChipName = chip_.c_str();
   init.pCounterAvailabilityImage = counterAvailability.empty() ? nullptr : counterAvailability.data();
   if (!diagnostics_.cupti(cuptiProfilerHostInitialize(&init), "cuptiProfilerHostInitialize"))

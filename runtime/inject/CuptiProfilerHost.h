@@ -17,7 +17,9 @@ namespace roofcheck::runtime {
 
 class CuptiProfilerHost {
 public:
-  explicit CuptiProfilerHost(Diagnostics &diagnostics) : diagnostics_(diagnostics) {}
+  /// type: the range profiler's configurations (replayed or one pass per launch) or PM sampling's.
+  explicit CuptiProfilerHost(Diagnostics &diagnostics, CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER)
+      : diagnostics_(diagnostics), type_(type) {}
   ~CuptiProfilerHost();
   CuptiProfilerHost(const CuptiProfilerHost &) = delete;
   CuptiProfilerHost &operator=(const CuptiProfilerHost &) = delete;
@@ -43,6 +45,7 @@ private:
   std::vector<std::string> tensorMetrics();
 
   Diagnostics &diagnostics_;
+  CUpti_ProfilerType type_;
   CUpti_Profiler_Host_Object *host_ = nullptr;
   std::string chip_;
   std::vector<std::string> metrics_;

@@ -1,0 +1,219 @@
+// Can PM sampling give every launch its DRAM bytes? Copy, read and write kernels of known traffic run
+// back to back while CuptiPmSampling samples dram__bytes_read/write.sum every INTERVAL ns; each kernel
+// stamps its own GPU start and end (%globaltimer, the clock the samples carry), and PmAttribution gives each
+// launch its share of the samples. Prints one line a launch (expected and sampled bytes) and the workload's
+// wall time with sampling and without, run in turn.
+// usage: roofcheck-pm-sampling-probe [INTERVAL_NS] [--no-sampling]   (--no-sampling: for ncu to count alone)
+#include "CuptiPmSampling.h"
+#include "Diagnostics.h"
+#include "PmAttribution.h"
+
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace roofcheck::runtime;
+
+namespace {
+
+__device__ uint64_t globalTimer() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/// Stamps the kernel's span in span[0] (first block to start) and span[1] (last block to end).
+__device__ void stampStart(unsigned long long *span) {
+  if (threadIdx.x == 0)
+    atomicMin(&span[0], static_cast<unsigned long long>(globalTimer()));
+}
+__device__ void stampEnd(unsigned long long *span) {
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicMax(&span[1], static_cast<unsigned long long>(globalTimer()));
+}
+
+__global__ void copy(const float4 *in, float4 *out, size_t n, unsigned long long *span) {
+  stampStart(span);
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+  stampEnd(span);
+}
+
+__global__ void read(const float4 *in, float *sink, size_t n, unsigned long long *span) {
+  stampStart(span);
+  float sum = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    float4 v = in[i];
+    sum += v.x + v.y + v.z + v.w;
+  }
+  if (sum == 12345.0f) // never: keeps the loads
+    *sink = sum;
+  stampEnd(span);
+}
+
+__global__ void write(float4 *out, size_t n, unsigned long long *span) {
+  stampStart(span);
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    out[i] = make_float4(1, 2, 3, 4);
+  stampEnd(span);
+}
+
+struct Launch {
+  const char *kernel;
+  size_t bytes;          ///< of each buffer the kernel touches
+  double read, written;  ///< expected DRAM bytes
+};
+
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+/// The workload: each kernel on each size, five times back to back, then a pause.
+std::vector<Launch> runWorkload(float4 *a, float4 *b, float *sink, unsigned long long *spans) {
+  std::vector<Launch> launches;
+  const size_t sizes[] = {size_t(2) << 30, size_t(256) << 20, size_t(64) << 20, size_t(16) << 20, size_t(4) << 20,
+                          size_t(1) << 20};
+  for (size_t bytes : sizes)
+    for (int kind = 0; kind < 3; ++kind) {
+      for (int rep = 0; rep < 5; ++rep) {
+        unsigned long long *span = spans + 2 * launches.size();
+        size_t n = bytes / sizeof(float4);
+        if (kind == 0) {
+          copy<<<132 * 8, 256>>>(a, b, n, span);
+          launches.push_back({"copy", bytes, double(bytes), double(bytes)});
+        } else if (kind == 1) {
+          read<<<132 * 8, 256>>>(a, sink, n, span);
+          launches.push_back({"read", bytes, double(bytes), 0});
+        } else {
+          write<<<132 * 8, 256>>>(b, n, span);
+          launches.push_back({"write", bytes, 0, double(bytes)});
+        }
+      }
+      check(cudaDeviceSynchronize(), "workload");
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  return launches;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  uint64_t interval = argc > 1 && argv[1][0] != '-' ? std::strtoull(argv[1], nullptr, 10) : 1000;
+  bool sampling = !(argc > 1 && std::strcmp(argv[argc - 1], "--no-sampling") == 0);
+  const size_t maxBytes = size_t(2) << 30, maxLaunches = 128;
+  float4 *a, *b;
+  float *sink;
+  unsigned long long *spans;
+  check(cudaMalloc(&a, maxBytes), "cudaMalloc");
+  check(cudaMalloc(&b, maxBytes), "cudaMalloc");
+  check(cudaMalloc(&sink, sizeof(float)), "cudaMalloc");
+  check(cudaMalloc(&spans, 2 * maxLaunches * sizeof(unsigned long long)), "cudaMalloc");
+  check(cudaMemset(a, 0, maxBytes), "cudaMemset");
+  std::vector<unsigned long long> initial(2 * maxLaunches);
+  for (size_t i = 0; i < maxLaunches; ++i)
+    initial[2 * i] = ~0ull, initial[2 * i + 1] = 0;
+  auto resetSpans = [&] {
+    check(cudaMemcpy(spans, initial.data(), initial.size() * sizeof(initial[0]), cudaMemcpyHostToDevice), "spans");
+  };
+  auto timed = [&](auto &&work) {
+    auto t0 = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  resetSpans();
+  runWorkload(a, b, sink, spans); // warm-up
+  if (!sampling) {
+    resetSpans();
+    std::vector<Launch> launches = runWorkload(a, b, sink, spans);
+    std::printf("%zu launches without sampling\n", launches.size());
+    return 0;
+  }
+
+  Diagnostics diagnostics;
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  if (!diagnostics.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize"))
+    return 1;
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = 0;
+  if (!diagnostics.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName"))
+    return 1;
+  CuptiPmSampling pm(diagnostics);
+  if (!pm.enable(0, chip.pChipName, {"dram__bytes_read.sum", "dram__bytes_write.sum"}, interval, size_t(512) << 20,
+                 200000))
+    return 1;
+
+  // Wall time of the workload, in turn without and with sampling (sampling off: not started).
+  double without[3], with[3];
+  std::vector<PmSample> samples;
+  std::vector<Launch> launches;
+  bool overflow = false;
+  for (int run = 0; run < 3; ++run) {
+    resetSpans();
+    without[run] = timed([&] { runWorkload(a, b, sink, spans); });
+    resetSpans();
+    samples.clear();
+    if (!pm.start())
+      return 1;
+    std::atomic<bool> done{false};
+    std::mutex samplesMutex;
+    // Decoded while the workload runs, as the shim would, so the hardware buffer never fills.
+    std::thread decoder([&] {
+      while (!done) {
+        std::vector<PmSample> more = pm.drain(&overflow);
+        std::lock_guard<std::mutex> lock(samplesMutex);
+        samples.insert(samples.end(), more.begin(), more.end());
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    });
+    with[run] = timed([&] { launches = runWorkload(a, b, sink, spans); });
+    done = true;
+    decoder.join();
+    pm.stop();
+    std::vector<PmSample> rest = pm.drain(&overflow);
+    samples.insert(samples.end(), rest.begin(), rest.end());
+  }
+  std::vector<unsigned long long> stamped(2 * launches.size());
+  check(cudaMemcpy(stamped.data(), spans, stamped.size() * sizeof(stamped[0]), cudaMemcpyDeviceToHost), "spans");
+  std::vector<KernelSpan> kernelSpans;
+  for (size_t i = 0; i < launches.size(); ++i)
+    kernelSpans.push_back({stamped[2 * i], stamped[2 * i + 1]});
+  std::vector<SpanTraffic> traffic = attributeSamples(samples, kernelSpans);
+
+  std::printf("interval %llu ns, %zu samples, overflow %s", static_cast<unsigned long long>(interval), samples.size(),
+              overflow ? "yes" : "no");
+  if (!samples.empty())
+    std::printf(", samples %llu..%llu ns, kernels %llu..%llu ns", static_cast<unsigned long long>(samples.front().start),
+                static_cast<unsigned long long>(samples.back().end), kernelSpans.front().start,
+                kernelSpans.back().end);
+  std::printf("\nwall without/with sampling:");
+  for (int run = 0; run < 3; ++run)
+    std::printf(" %.4f/%.4f s", without[run], with[run]);
+  std::printf("\nkernel bytes duration_us expected_read sampled_read read_ratio expected_write sampled_write "
+              "write_ratio covered shared\n");
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const Launch &l = launches[i];
+    const SpanTraffic &t = traffic[i];
+    double r = t.values.count("dram__bytes_read.sum") ? t.values.at("dram__bytes_read.sum") : 0;
+    double w = t.values.count("dram__bytes_write.sum") ? t.values.at("dram__bytes_write.sum") : 0;
+    uint64_t ns = kernelSpans[i].end - kernelSpans[i].start;
+    std::printf("%s %zu %.1f %.0f %.0f %.4f %.0f %.0f %.4f %.2f %s\n", l.kernel, l.bytes, ns / 1e3, l.read, r,
+                l.read > 0 ? r / l.read : 0.0, l.written, w, l.written > 0 ? w / l.written : 0.0,
+                ns ? double(t.coveredNs) / ns : 0.0, t.shared ? "yes" : "no");
+  }
+  for (const std::string &w : diagnostics.warnings())
+    std::printf("warning: %s\n", w.c_str());
+  return 0;
+}

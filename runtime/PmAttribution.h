@@ -1,0 +1,37 @@
+// What PM sampling counted during each kernel: the device's counters come in samples of fixed GPU-time
+// intervals, kernels run between a start and an end on the same clock, and a kernel's traffic is the part
+// of each sample it overlaps. A sample that overlaps several kernels (back-to-back short ones, or
+// concurrent ones on other streams) is split among them in proportion to their overlap, and each is
+// flagged: its bytes are an estimate, not a count.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofcheck::runtime {
+
+/// One sampling interval: what the counters counted between two GPU timestamps (ns).
+struct PmSample {
+  uint64_t start = 0, end = 0;
+  std::map<std::string, double> values;
+};
+
+/// A kernel's execution, on the samples' clock.
+struct KernelSpan {
+  uint64_t start = 0, end = 0;
+};
+
+struct SpanTraffic {
+  std::map<std::string, double> values; ///< per counter, the span's share of the samples it overlaps
+  bool shared = false;                   ///< a sample it overlaps overlaps another span too
+  uint64_t coveredNs = 0;                ///< of the span, the time samples cover (less: samples were lost)
+};
+
+/// Each span's share of the samples, in the order of spans. A sample's values go to the spans it overlaps
+/// in proportion to each one's overlap (all of them to a lone span, idle time in the sample counting for
+/// nothing: nothing but kernels moves data); samples that overlap no span are nobody's.
+std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples, const std::vector<KernelSpan> &spans);
+
+} // namespace roofcheck::runtime

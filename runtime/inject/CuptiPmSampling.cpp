@@ -1,0 +1,124 @@
+#include "CuptiPmSampling.h"
+
+namespace roofcheck::runtime {
+
+CuptiPmSampling::~CuptiPmSampling() {
+  if (!object_)
+    return;
+  if (started_)
+    stop();
+  CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
+  disable.pPmSamplingObject = object_;
+  diagnostics_.cupti(cuptiPmSamplingDisable(&disable), "cuptiPmSamplingDisable");
+}
+
+bool CuptiPmSampling::enable(int device, const std::string &chip, const std::vector<std::string> &metrics,
+                             uint64_t intervalNs, size_t hardwareBufferBytes, uint32_t maxSamples) {
+  // The counters PM sampling can read on this device: asked size first, then the image.
+  CUpti_PmSampling_GetCounterAvailability_Params available{CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
+  available.deviceIndex = static_cast<size_t>(device);
+  if (!diagnostics_.cupti(cuptiPmSamplingGetCounterAvailability(&available), "cuptiPmSamplingGetCounterAvailability"))
+    return false;
+  std::vector<uint8_t> availability(available.counterAvailabilityImageSize);
+  available.pCounterAvailabilityImage = availability.data();
+  if (!diagnostics_.cupti(cuptiPmSamplingGetCounterAvailability(&available), "cuptiPmSamplingGetCounterAvailability"))
+    return false;
+  if (!host_.configure(chip, availability, metrics, /*addTensorMetrics=*/false))
+    return false;
+
+  CUpti_PmSampling_Enable_Params enable{CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
+  enable.deviceIndex = static_cast<size_t>(device);
+  if (!diagnostics_.cupti(cuptiPmSamplingEnable(&enable), "cuptiPmSamplingEnable"))
+    return false;
+  object_ = enable.pPmSamplingObject;
+
+  CUpti_PmSampling_SetConfig_Params config{CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
+  config.pPmSamplingObject = object_;
+  config.configSize = host_.configImage().size();
+  config.pConfig = host_.configImage().data();
+  config.hardwareBufferSize = hardwareBufferBytes;
+  config.samplingInterval = intervalNs;
+  config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+  // Keeping the oldest records, a full buffer says so (overflow) instead of losing the start silently.
+  config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+  if (!diagnostics_.cupti(cuptiPmSamplingSetConfig(&config), "cuptiPmSamplingSetConfig"))
+    return false;
+
+  CUpti_PmSampling_GetCounterDataSize_Params size{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pPmSamplingObject = object_;
+  size.pMetricNames = const_cast<const char **>(host_.metricNames().data());
+  size.numMetrics = host_.metricNames().size();
+  size.maxSamples = maxSamples;
+  if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
+    return false;
+  counterData_.resize(size.counterDataSize);
+  return resetCounterData();
+}
+
+bool CuptiPmSampling::resetCounterData() {
+  CUpti_PmSampling_CounterDataImage_Initialize_Params init{
+      CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pPmSamplingObject = object_;
+  init.counterDataSize = counterData_.size();
+  init.pCounterData = counterData_.data();
+  taken_ = 0;
+  return diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
+                            "cuptiPmSamplingCounterDataImageInitialize");
+}
+
+bool CuptiPmSampling::start() {
+  CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
+  start.pPmSamplingObject = object_;
+  started_ = object_ && diagnostics_.cupti(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
+  return started_;
+}
+
+bool CuptiPmSampling::stop() {
+  CUpti_PmSampling_Stop_Params stop{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+  stop.pPmSamplingObject = object_;
+  started_ = false;
+  return object_ && diagnostics_.cupti(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
+}
+
+std::vector<PmSample> CuptiPmSampling::drain(bool *overflow) {
+  std::vector<PmSample> samples;
+  if (!object_)
+    return samples;
+  // Decoding appends to the counter data image, which holds maxSamples: the samples completed since the
+  // last drain are taken; a full image is taken whole and started afresh, and decoding goes on until the
+  // hardware buffer has no more records.
+  for (;;) {
+    CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
+    decode.pPmSamplingObject = object_;
+    decode.pCounterDataImage = counterData_.data();
+    decode.counterDataImageSize = counterData_.size();
+    if (!diagnostics_.cupti(cuptiPmSamplingDecodeData(&decode), "cuptiPmSamplingDecodeData"))
+      return samples;
+    if (overflow && decode.overflow)
+      *overflow = true;
+    CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = counterData_.data();
+    info.counterDataImageSize = counterData_.size();
+    if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo"))
+      return samples;
+    for (size_t i = taken_; i < info.numCompletedSamples; ++i) {
+      CUpti_PmSampling_CounterData_GetSampleInfo_Params sample{
+          CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE};
+      sample.pPmSamplingObject = object_;
+      sample.pCounterDataImage = counterData_.data();
+      sample.counterDataImageSize = counterData_.size();
+      sample.sampleIndex = i;
+      if (!diagnostics_.cupti(cuptiPmSamplingCounterDataGetSampleInfo(&sample),
+                              "cuptiPmSamplingCounterDataGetSampleInfo"))
+        break;
+      std::optional<std::map<std::string, double>> values = host_.evaluate(counterData_, i);
+      if (values)
+        samples.push_back({sample.startTimestamp, sample.endTimestamp, std::move(*values)});
+    }
+    taken_ = info.numCompletedSamples;
+    if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL || !resetCounterData())
+      return samples;
+  }
+}
+
+} // namespace roofcheck::runtime
