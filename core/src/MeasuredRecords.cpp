@@ -2,6 +2,7 @@
 
 #include "MeasuredFields.h"
 
+#include <array>
 #include <charconv>
 
 namespace roofcheck {
@@ -50,14 +51,20 @@ public:
     out_ += text;
     out_.push_back('"');
   }
-  void dim3(const Dim3 &d) {
+  /// A JSON array of items, each written by write(item).
+  template <typename Items, typename Write> void array(const Items &items, Write write) {
     out_.push_back('[');
-    for (size_t i = 0; i < 3; ++i) {
-      if (i)
+    bool first = true;
+    for (const auto &item : items) {
+      if (!first)
         out_.push_back(',');
-      integer(d[i]);
+      first = false;
+      write(item);
     }
     out_.push_back(']');
+  }
+  void dim3(const Dim3 &d) {
+    array(d, [this](int64_t v) { integer(v); });
   }
   void raw(std::string_view text) { out_ += text; }
 
@@ -94,21 +101,11 @@ void appendKernelRecord(std::string &out, int64_t id, const Launch &l,
     case KernelField::Registers: text.integer(l.registers); break;
     case KernelField::SharedStatic: text.integer(l.sharedStatic); break;
     case KernelField::Params:
-      text.raw("[");
-      for (size_t p = 0; p < params.size(); ++p) {
-        if (p)
-          text.raw(",");
-        if (!params[p]) {
-          text.raw("null");
-          continue;
-        }
-        text.raw("[");
-        text.integer(params[p]->first);
-        text.raw(",");
-        text.integer(params[p]->second);
-        text.raw("]");
-      }
-      text.raw("]");
+      text.array(params, [&](const std::optional<std::pair<int64_t, int64_t>> &p) {
+        if (!p)
+          return text.raw("null");
+        text.array(std::array{p->first, p->second}, [&](int64_t v) { text.integer(v); });
+      });
       break;
     }
   }
@@ -155,25 +152,15 @@ void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
     case LaunchField::Cluster: text.dim3(l.cluster); break;
     case LaunchField::SharedDynamic: text.integer(l.sharedDynamic); break;
     case LaunchField::Args:
-      text.raw("[");
-      for (size_t a = 0; a < args.size(); ++a) {
+      text.array(args, [&](const KernelArgument *a) {
         if (a)
-          text.raw(",");
-        if (args[a])
-          appendArgument(text, *args[a]);
+          appendArgument(text, *a);
         else
           text.raw("null");
-      }
-      text.raw("]");
+      });
       break;
     case LaunchField::Nvtx:
-      text.raw("[");
-      for (size_t n = 0; n < l.nvtx.size(); ++n) {
-        if (n)
-          text.raw(",");
-        text.string(l.nvtx[n]);
-      }
-      text.raw("]");
+      text.array(l.nvtx, [&](const std::string &range) { text.string(range); });
       break;
     case LaunchField::DurationNs: text.integer(*l.durationNs); break;
     case LaunchField::Profiled: text.raw("true"); break;
