@@ -27,9 +27,6 @@ namespace roofcheck::runtime {
 
 namespace {
 
-// This thread's nvtxRangePush ranges: (start order, message).
-thread_local std::vector<std::pair<uint64_t, std::string>> nvtxStack;
-
 // The device of the context this thread launched into last (by CUPTI's context id, never reused): most
 // launches need no lock to know it.
 thread_local uint32_t lastContextUid = 0;
@@ -367,46 +364,10 @@ void Shim::onContextDestroying(CUcontext context) {
   contextDevice_.erase(context);
 }
 
-void Shim::onNvtxPush(const char *message) { nvtxStack.emplace_back(nvtxOrder_++, message ? message : ""); }
-
-void Shim::onNvtxPop() {
-  if (!nvtxStack.empty())
-    nvtxStack.pop_back();
-}
-
-void Shim::onNvtxStart(uint64_t id, const char *message) {
-  if (id == 0)
-    return; // no id to end it by
-  std::lock_guard<std::mutex> lock(nvtxMutex_);
-  if (startedRanges_.insert_or_assign(id, NvtxRange{nvtxOrder_++, message ? message : ""}).second)
-    ++startedRangesOpen_;
-}
-
-void Shim::onNvtxEnd(uint64_t id) {
-  std::lock_guard<std::mutex> lock(nvtxMutex_);
-  if (startedRanges_.erase(id))
-    --startedRangesOpen_;
-}
-
-std::vector<std::string> Shim::openNvtxRanges() {
-  std::vector<std::string> ranges;
-  if (startedRangesOpen_.load(std::memory_order_relaxed) == 0) {
-    ranges.reserve(nvtxStack.size());
-    for (const auto &[order, message] : nvtxStack)
-      ranges.push_back(message);
-    return ranges;
-  }
-  std::vector<std::pair<uint64_t, std::string>> all(nvtxStack);
-  {
-    std::lock_guard<std::mutex> lock(nvtxMutex_);
-    for (const auto &[id, range] : startedRanges_)
-      all.emplace_back(range.order, range.message);
-  }
-  std::sort(all.begin(), all.end());
-  for (auto &[order, message] : all)
-    ranges.push_back(std::move(message));
-  return ranges;
-}
+void Shim::onNvtxPush(const char *message) { nvtx_.push(message); }
+void Shim::onNvtxPop() { nvtx_.pop(); }
+void Shim::onNvtxStart(uint64_t id, const char *message) { nvtx_.start(id, message); }
+void Shim::onNvtxEnd(uint64_t id) { nvtx_.end(id); }
 
 void Shim::onLaunch(const LaunchCall &call) {
   if (!call.graph) {
@@ -418,7 +379,7 @@ void Shim::onLaunch(const LaunchCall &call) {
   }
   if (!call.entering || finished_)
     return;
-  std::vector<std::string> ranges = openNvtxRanges();
+  std::vector<std::string> ranges = nvtx_.open();
   if (!ranges.empty()) {
     std::lock_guard<std::mutex> lock(arrivalsMutex_);
     arrivedGraphRanges_.emplace_back(call.correlationId, std::move(ranges));
@@ -464,7 +425,7 @@ void Shim::enterLaunch(const LaunchCall &call) {
   l.sharedDynamic = call.sharedDynamic;
   p.argumentBytes = kernels_.capture(*info, call.kernelParams, call.extra);
   p.kernel = std::move(info);
-  l.nvtx = openNvtxRanges();
+  l.nvtx = nvtx_.open();
   if (decision.profile && gateHold == GateHold::Exclusive)
     p.awaitingMetrics = beginProfiling(call, p.kernel->name, index, decision.counters, l);
   {
@@ -494,17 +455,17 @@ void Shim::holdGate(bool exclusive) {
 
 bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters,
                           Launch &launch) {
-  watchProfiling(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
+  watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
   CuptiProfilerHost *host = hostFor(launch.device, counters);
   bool begun = host && profiler_.begin(call.context, *host);
   diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
   if (!begun) {
-    endWatch();
+    watch_.end();
     if (profiler_.permanentlyUnavailable())
       selector_->stopProfiling();
     return false;
   }
-  watchStep("inside the launch (CUPTI runs the kernel once per replay pass)");
+  watch_.step("inside the launch (CUPTI runs the kernel once per replay pass)");
   profiledCall = {true, call.correlationId, call.context, unheldLaunches_.load(), host->passes()};
   // A profiled launch gets no activity record: its stream id comes from CUPTI here.
   uint32_t streamId = 0;
@@ -536,18 +497,13 @@ void Shim::exitLaunch(const LaunchCall &call) {
   }
   profiledCall.active = false;
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
-  watchStep("collecting its counters (cuptiRangeProfilerStop, DecodeData, evaluation)");
+  watch_.step("collecting its counters (cuptiRangeProfilerStop, DecodeData, evaluation)");
   MetricsArrival arrival{call.correlationId, profiler_.end(call.context), profiledCall.passes};
   if (unheldLaunches_ != profiledCall.unheldBefore)
     arrival.metrics.reset(); // another launch may have been counted with this one
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
                      (arrival.metrics ? "collected" : "failed"));
-  std::string kernel;
-  {
-    std::lock_guard<std::mutex> lock(watchMutex_);
-    kernel = watch_.kernel;
-  }
-  if (double seconds = endWatch(); seconds > slowProfilingSeconds) {
+  if (auto [seconds, kernel] = watch_.end(); seconds > slowProfilingSeconds) {
     selector_->stopProfiling();
     diagnostics_.warn("profiling-slow", "counters are off from here on: collecting them for one launch of " + kernel +
                                             " took " + std::to_string(static_cast<int>(seconds)) +
@@ -564,46 +520,6 @@ void Shim::exitLaunch(const LaunchCall &call) {
   // After the arrival above, so that the counters' duration is the one this launch keeps.
   activity_.flushAll();
   wakeHandler(); // written at once: a crash right after loses no profiled launch
-}
-
-void Shim::watchProfiling(const std::string &kernel, const char *step) {
-  auto now = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(watchMutex_);
-  watch_.active = true;
-  watch_.warned = false;
-  watch_.kernel = kernel;
-  watch_.step = step;
-  watch_.since = watch_.stepSince = now;
-}
-
-void Shim::watchStep(const char *step) {
-  auto now = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(watchMutex_);
-  watch_.step = step;
-  watch_.stepSince = now;
-}
-
-double Shim::endWatch() {
-  auto now = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(watchMutex_);
-  watch_.active = false;
-  return std::chrono::duration<double>(now - watch_.since).count();
-}
-
-void Shim::checkWatch() {
-  std::string message;
-  {
-    std::lock_guard<std::mutex> lock(watchMutex_);
-    auto stuck = std::chrono::steady_clock::now() - watch_.stepSince;
-    if (!watch_.active || watch_.warned || stuck < std::chrono::duration<double>(slowProfilingSeconds))
-      return;
-    watch_.warned = true;
-    message = "a profiled launch of " + watch_.kernel + " has been " + watch_.step + " for " +
-              std::to_string(static_cast<int>(std::chrono::duration<double>(stuck).count())) +
-              " s; if the program does not go on, CUPTI cannot replay this kernel: stop the run and rerun with "
-              "--metrics time, or leave the kernel out with --kernel";
-  }
-  diagnostics_.warn("profiling-stuck", message);
 }
 
 void Shim::queueBatch(std::vector<KernelRecord> &&records) {
@@ -632,7 +548,8 @@ void Shim::processQueue() {
     bool work = queueChanged_.wait_for(lock, flushPeriod,
                                        [this] { return stopping_ || !queue_.empty() || arrivalsWaiting_; });
     lock.unlock();
-    checkWatch();
+    if (std::optional<std::string> message = watch_.overdue(std::chrono::duration<double>(slowProfilingSeconds)))
+      diagnostics_.warn("profiling-stuck", *message);
     if (auto now = std::chrono::steady_clock::now(); now - lastFlush >= flushPeriod) {
       activity_.flushCompleted(); // its records come back through queueBatch, handled next round
       lastFlush = now;

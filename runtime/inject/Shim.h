@@ -6,6 +6,8 @@
 #include "../LaunchGate.h"
 #include "../LaunchSelector.h"
 #include "../MeasuredOutput.h"
+#include "../NvtxRanges.h"
+#include "../ProfilingWatch.h"
 #include "../RunOptions.h"
 #include "CuptiActivity.h"
 #include "CuptiCallbacks.h"
@@ -96,21 +98,12 @@ private:
   /// counters could not be configured.
   CuptiProfilerHost *hostFor(int device, CounterSet set);
   int deviceOf(CUcontext context);
-  std::vector<std::string> openNvtxRanges(); ///< this thread's push/pop ranges and the started ones
   void writeHeader();
   void emitLocked(Launch &&launch); ///< queues a finished launch; writeReady() writes it
   void writeReady();                ///< serialises the queued launches and writes them in one go
   void writePendingLocked(bool includeUntimed);
   void writeOut(bool atExit); ///< finish() and finishAfterSignal()
   void awaitKernelRecords();  ///< after a signal: the records of finished kernels, within 100 ms
-
-  // A profiled launch spends its time inside CUPTI (start, kernel replay, stop and decode), where the shim
-  // cannot bound the wait: the handler thread warns when one stays in a step for long, and a launch whose
-  // counters took too long turns counters off for the rest of the run.
-  void watchProfiling(const std::string &kernel, const char *step);
-  void watchStep(const char *step);
-  double endWatch(); ///< seconds the profiled launch took
-  void checkWatch();
 
   Diagnostics diagnostics_;
   RunOptions options_;
@@ -145,29 +138,14 @@ private:
   LaunchGate launchGate_{std::chrono::seconds(gateWaitSeconds)};
   std::atomic<int64_t> unheldLaunches_{0}; ///< launches that went on without waiting for a profiled one
 
-  struct ProfilingWatch {
-    bool active = false;
-    bool warned = false;
-    std::string kernel;
-    const char *step = "";
-    std::chrono::steady_clock::time_point since, stepSince;
-  };
-  std::mutex watchMutex_;
+  // A launch that stays long in a step of its profiling is reported while it lasts, and one whose counters
+  // took too long turns counters off for the rest of the run.
   ProfilingWatch watch_;
 
   std::mutex contextMutex_;
   std::unordered_map<CUcontext, int> contextDevice_;
 
-  // nvtxRangeStart/End ranges belong to no thread: open ones by id, in start order (push/pop ranges
-  // share the order, so a launch lists them all outermost first).
-  struct NvtxRange {
-    uint64_t order = 0;
-    std::string message;
-  };
-  std::atomic<uint64_t> nvtxOrder_{0};
-  std::atomic<int> startedRangesOpen_{0}; ///< lets launches skip the lock while none is open
-  std::mutex nvtxMutex_;
-  std::unordered_map<uint64_t, NvtxRange> startedRanges_;
+  NvtxRanges nvtx_;
 
   std::mutex arrivalsMutex_; // the three below: what launch callbacks hand to the handler
   std::vector<Pending> arrivedLaunches_;
