@@ -1,5 +1,7 @@
 #include "Shim.h"
 
+#include "DeviceDescription.h"
+
 #include "../ForkedChild.h"
 #include "../SignalFlush.h"
 
@@ -83,18 +85,6 @@ std::vector<std::string> commandLine() {
   return args;
 }
 
-std::string versionText(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
-std::string uuidText(const CUuuid &uuid) {
-  char text[64];
-  const auto *b = reinterpret_cast<const unsigned char *>(uuid.bytes);
-  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return text;
-}
-
 } // namespace
 
 Shim &Shim::instance() {
@@ -173,38 +163,7 @@ void Shim::describeDevices() {
   blockFlushedSignalsOnThisThread();
   diagnostics_.trace("describing the devices");
   int64_t started = timing_.start();
-  std::vector<DeviceInfo> devices;
-  int count = 0;
-  if (!diagnostics_.driver(cuDeviceGetCount(&count), "cuDeviceGetCount"))
-    return;
-  for (int i = 0; i < count; ++i) {
-    CUdevice device = 0;
-    if (!diagnostics_.driver(cuDeviceGet(&device, i), "cuDeviceGet"))
-      continue;
-    DeviceInfo info;
-    info.index = i;
-    char name[256] = {};
-    if (diagnostics_.driver(cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName"))
-      info.name = name;
-    CUuuid uuid{};
-    if (diagnostics_.driver(cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid"))
-      info.uuid = uuidText(uuid);
-    int major = 0, minor = 0, sms = 0, l2 = 0;
-    diagnostics_.driver(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-                        "cuDeviceGetAttribute");
-    diagnostics_.driver(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-                        "cuDeviceGetAttribute");
-    diagnostics_.driver(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
-                        "cuDeviceGetAttribute");
-    diagnostics_.driver(cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device), "cuDeviceGetAttribute");
-    info.computeCapability = std::to_string(major) + "." + std::to_string(minor);
-    info.multiprocessors = sms;
-    info.l2Bytes = l2;
-    size_t memory = 0;
-    if (diagnostics_.driver(cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"))
-      info.memoryBytes = static_cast<int64_t>(memory);
-    devices.push_back(info);
-  }
+  std::vector<DeviceInfo> devices = roofcheck::runtime::describeDevices(diagnostics_);
   // NVML starts here, once a context exists, never in InitializeInjection (which the driver calls from
   // inside cuInit): an nvmlInit concurrent with the first cuInit left a driver mutex owned by its thread
   // after that thread ended, and a second CUDA runtime's cuInit (cuBLASLt's, in cublasCreate) then waited
