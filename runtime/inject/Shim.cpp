@@ -188,96 +188,29 @@ void Shim::describeDevices() {
 }
 
 void Shim::configureCounters(CUcontext context, CUdevice device) {
-  int index = static_cast<int>(device);
-  {
-    std::lock_guard<std::mutex> lock(hostsMutex_);
-    if (!hosts_.try_emplace(index).second)
-      return; // configured, or being configured, for an earlier context of this device
-  }
-  std::call_once(profilerInitialized_, [this] {
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    profilerUsable_ = diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
-    if (!profilerUsable_)
-      selector_->stopProfiling();
-  });
-  if (!profilerUsable_)
-    return;
-  // Made without the lock held: this asks CUPTI and the driver, inside the driver's callback.
-  DeviceCounters counters;
-  if (!configureHosts(counters, context, device))
-    return;
-  std::lock_guard<std::mutex> lock(hostsMutex_);
-  hosts_[index] = std::move(counters);
-}
-
-bool Shim::configureHosts(DeviceCounters &counters, CUcontext context, CUdevice device) {
-  diagnostics_.trace("configuring the counters of device " + std::to_string(device));
-  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-  chip.deviceIndex = static_cast<size_t>(device);
-  if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName)
-    return false;
-  // Which counters this device can collect now: each device's configuration is made from its own.
-  std::vector<uint8_t> availability;
-  CUpti_Profiler_GetCounterAvailability_Params query{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-  query.ctx = context;
-  CUptiResult sized = cuptiProfilerGetCounterAvailability(&query);
-  if (sized == CUPTI_SUCCESS) {
-    availability.resize(query.counterAvailabilityImageSize);
-    query.pCounterAvailabilityImage = availability.data();
-    if (cuptiProfilerGetCounterAvailability(&query) != CUPTI_SUCCESS)
-      availability.clear();
-  }
-  if (sized == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
-    diagnostics_.warn("privileges", "counters are off: no permission to read GPU performance counters (run as "
-                                    "root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0); "
-                                    "durations continue");
-    selector_->stopProfiling();
-    return false;
-  }
   const std::vector<std::string> &requested =
       options_.metricsMode == MetricsMode::List ? options_.metrics : defaultMetrics();
-  auto full = std::make_unique<CuptiProfilerHost>(diagnostics_);
-  if (!full->configure(chip.pChipName, availability, requested, options_.metricsMode == MetricsMode::Default))
-    return false;
-  diagnostics_.trace("counters of device " + std::to_string(device) + " configured: " +
-                     std::to_string(full->passes().value_or(0)) + " passes");
-  std::unique_ptr<CuptiProfilerHost> traffic;
-  if (options_.trafficSet && full->passes().value_or(1) > 1) {
-    std::vector<std::string> trafficList;
-    for (const std::string &metric : full->metrics())
-      if (std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end())
-        trafficList.push_back(metric);
-    traffic = std::make_unique<CuptiProfilerHost>(diagnostics_);
-    bool onePass = !trafficList.empty() && traffic->configure(chip.pChipName, availability, trafficList, false) &&
-                   traffic->passes() == 1;
-    diagnostics_.trace("traffic set of device " + std::to_string(device) + ": " +
-                       (onePass ? "one pass" : "not available"));
-    if (!onePass)
-      traffic.reset();
-  }
+  using Outcome = CounterConfigurations::Outcome;
+  Outcome outcome = counters_.configure(context, device, requested, options_.metricsMode == MetricsMode::Default,
+                                        options_.trafficSet);
+  if (outcome == Outcome::NotAllowed)
+    selector_->stopProfiling();
+  if (outcome != Outcome::Made)
+    return;
+  CuptiProfilerHost *full = counters_.hostFor(static_cast<int>(device), CounterSet::Full);
+  CuptiProfilerHost *traffic = counters_.hostFor(static_cast<int>(device), CounterSet::Traffic);
+  bool hasTrafficSet = traffic != full;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!header_.replayPasses) { // the header describes the first device configured
       header_.replayPasses = full->passes();
       header_.options["chip"] = full->chip();
       header_.options["collected_metrics"] = full->metrics();
-      header_.options["traffic_metrics"] = traffic ? Json(traffic->metrics()) : Json::array();
+      header_.options["traffic_metrics"] = hasTrafficSet ? Json(traffic->metrics()) : Json::array();
     }
   }
-  if (traffic)
+  if (hasTrafficSet)
     selector_->useTrafficSet();
-  counters.full = std::move(full);
-  counters.traffic = std::move(traffic);
-  return true;
-}
-
-CuptiProfilerHost *Shim::hostFor(int device, CounterSet set) {
-  std::lock_guard<std::mutex> lock(hostsMutex_);
-  auto it = hosts_.find(device);
-  if (it == hosts_.end())
-    return nullptr;
-  const DeviceCounters &counters = it->second;
-  return set == CounterSet::Traffic && counters.traffic ? counters.traffic.get() : counters.full.get();
 }
 
 int Shim::deviceOf(CUcontext context) {
@@ -415,7 +348,7 @@ void Shim::holdGate(bool exclusive) {
 bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters,
                           Launch &launch) {
   watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
-  CuptiProfilerHost *host = hostFor(launch.device, counters);
+  CuptiProfilerHost *host = counters_.hostFor(launch.device, counters);
   bool begun = host && profiler_.begin(call.context, *host);
   diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
   if (!begun) {

@@ -9,6 +9,7 @@
 #include "../NvtxRanges.h"
 #include "../ProfilingWatch.h"
 #include "../RunOptions.h"
+#include "CounterConfigurations.h"
 #include "CuptiActivity.h"
 #include "CuptiCallbacks.h"
 #include "CuptiProfilerHost.h"
@@ -68,11 +69,6 @@ private:
     std::optional<std::map<std::string, double>> metrics;
     std::optional<int64_t> passes; ///< of the counter set that counted them
   };
-  /// A device's counter configurations: the collected metrics, and the traffic set where that one needs
-  /// kernel replay and the traffic metrics fit in one pass (nullptr otherwise).
-  struct DeviceCounters {
-    std::unique_ptr<CuptiProfilerHost> full, traffic;
-  };
 
   // The program's launch callbacks only hand what they learn to the handler (arrivals, under their own
   // short lock); joining launches with their activity records, serialising and writing happen on the
@@ -93,10 +89,6 @@ private:
   int registersOf(const KernelInfo &kernel) const;
   void describeDevices();
   void configureCounters(CUcontext context, CUdevice device);
-  bool configureHosts(DeviceCounters &counters, CUcontext context, CUdevice device);
-  /// The configuration for a counter set (the full one where the device has no traffic set); nullptr where
-  /// counters could not be configured.
-  CuptiProfilerHost *hostFor(int device, CounterSet set);
   int deviceOf(CUcontext context);
   void writeHeader();
   void emitLocked(Launch &&launch); ///< queues a finished launch; writeReady() writes it
@@ -119,12 +111,7 @@ private:
 
   std::once_flag initialized_;
   std::once_flag describeStarted_;
-  std::once_flag profilerInitialized_;
-  bool profilerUsable_ = false; ///< cuptiProfilerInitialize succeeded
-  // The counter configurations of each device, made from its own counter availability when its first
-  // context is created (none where that failed); never destroyed, like the Shim.
-  std::mutex hostsMutex_;
-  std::map<int, DeviceCounters> hosts_;
+  CounterConfigurations counters_{diagnostics_};
   std::atomic<bool> finished_{false};
   std::mutex writeOutMutex_; // held by writeOut: the exit's and a signal's are one after the other
   std::atomic<int64_t> nextIndex_{0};
