@@ -3,7 +3,9 @@
 // stamps its own GPU start and end (%globaltimer, the clock the samples carry), and PmAttribution gives each
 // launch its share of the samples. Prints one line a launch (expected and sampled bytes) and the workload's
 // wall time with sampling and without, run in turn.
-// usage: roofcheck-pm-sampling-probe [INTERVAL_NS] [--no-sampling]   (--no-sampling: for ncu to count alone)
+// usage: roofcheck-pm-sampling-probe [INTERVAL_NS [SAMPLES.csv]] [--no-sampling]
+//   SAMPLES.csv: the last run's samples (start, end, read, write) and kernel spans, to look at
+//   --no-sampling: the workload alone, for ncu to count
 #include "CuptiPmSampling.h"
 #include "Diagnostics.h"
 #include "PmAttribution.h"
@@ -191,6 +193,21 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < launches.size(); ++i)
     kernelSpans.push_back({stamped[2 * i], stamped[2 * i + 1]});
   std::vector<SpanTraffic> traffic = attributeSamples(samples, kernelSpans);
+  if (argc > 2 && argv[2][0] != '-') {
+    FILE *dump = std::fopen(argv[2], "w");
+    if (!dump)
+      return 1;
+    std::fprintf(dump, "what,start,end,read,write\n");
+    for (const PmSample &p : samples)
+      std::fprintf(dump, "sample,%llu,%llu,%.0f,%.0f\n", static_cast<unsigned long long>(p.start),
+                   static_cast<unsigned long long>(p.end),
+                   p.values.count("dram__bytes_read.sum") ? p.values.at("dram__bytes_read.sum") : -1.0,
+                   p.values.count("dram__bytes_write.sum") ? p.values.at("dram__bytes_write.sum") : -1.0);
+    for (size_t i = 0; i < launches.size(); ++i)
+      std::fprintf(dump, "%s,%llu,%llu,%.0f,%.0f\n", launches[i].kernel, kernelSpans[i].start, kernelSpans[i].end,
+                   launches[i].read, launches[i].written);
+    std::fclose(dump);
+  }
 
   std::printf("interval %llu ns, %zu samples, overflow %s", static_cast<unsigned long long>(interval), samples.size(),
               overflow ? "yes" : "no");
