@@ -52,7 +52,7 @@ bool CuptiPmSampling::enable(int device, const std::string &chip, const std::vec
   if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
     return false;
   counterData_.resize(size.counterDataSize);
-  return resetCounterData();
+  return true;
 }
 
 bool CuptiPmSampling::resetCounterData() {
@@ -67,6 +67,9 @@ bool CuptiPmSampling::resetCounterData() {
 }
 
 bool CuptiPmSampling::start() {
+  // Each start is a new sampling session in the hardware buffer: its samples go into a fresh image.
+  if (!object_ || !resetCounterData())
+    return false;
   CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
   start.pPmSamplingObject = object_;
   started_ = object_ && diagnostics_.cupti(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
