@@ -135,7 +135,7 @@ std::string lastLine(const std::string &path) {
 
 std::optional<RunCounts> summaryFrom(const std::string &line, const std::string &path) {
   Json record = Json::parse(line, nullptr, false);
-  if (record.is_discarded() || !record.is_object() || record.value("record", "") != "summary")
+  if (record.is_discarded() || !record.is_object() || !record.contains("record") || record["record"] != "summary")
     return std::nullopt;
   FieldReader r(record, path + ": summary");
   RunCounts counts;

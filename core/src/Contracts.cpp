@@ -676,7 +676,9 @@ MeasuredHeader parseHeaderLine(std::string_view line, const std::string &where, 
   if (record.is_discarded())
     throw Error(where + ": not a JSON record");
   try {
-    bool first = record.is_object() && record.value("schema", "") == MeasuredSchemaFirst;
+    // A header whose schema is no string is refused by requireSchema below, with the field named.
+    bool first = record.is_object() && record.contains("schema") && record["schema"].is_string() &&
+                 record["schema"].get<std::string>() == MeasuredSchemaFirst;
     if (!first)
       requireSchema(record, MeasuredSchema, where);
     version = first ? MeasuredVersion::PerLaunchNames : MeasuredVersion::KernelRecords;

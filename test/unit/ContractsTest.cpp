@@ -322,6 +322,10 @@ TEST(MeasuredContract, ErrorsNameTheLine) {
   EXPECT_NE(errorOf([&] { loadMeasuredFile(dir.file("schema.jsonl")); }).find("expected \"roofcheck.measured/2\""),
             std::string::npos);
 
+  other["schema"] = Json::object(); // a duplicate key the fuzzer found: the later value wins
+  writeText(dir.file("schema.jsonl"), other.dump() + "\n");
+  EXPECT_NE(errorOf([&] { loadMeasuredFile(dir.file("schema.jsonl")); }).find("schema is {}"), std::string::npos);
+
   Json negative = launchRecord();
   negative["metrics"]["dram__bytes_read.sum"] = -5;
   writeText(dir.file("neg.jsonl"), withLaunch(negative));
