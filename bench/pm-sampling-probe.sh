@@ -11,7 +11,7 @@ intervals=${3:-1000 10000}
 mkdir -p "$out"
 probe=$build/bench/roofcheck-pm-sampling-probe
 for interval in $intervals; do
-  "$probe" "$interval" >"$out/pm-$interval.txt" 2>&1
+  "$probe" "$interval" "$out/samples-$interval.csv" >"$out/pm-$interval.txt" 2>&1
   echo "interval $interval: exit $?; $(head -2 "$out/pm-$interval.txt" | tr '\n' ' ')"
 done
 # The probe without sampling runs the workload twice (warm-up, then the one measured): ncu counts both.
@@ -32,7 +32,10 @@ ids = sorted(launches)
 measured = [launches[i] for i in ids[len(ids) // 2:]]  # the second workload run
 for interval in intervals:
     lines = open(f"{out}/pm-{interval}.txt").read().splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("kernel bytes"))
+    start = next((i for i, l in enumerate(lines) if l.startswith("kernel bytes")), None)
+    if start is None:
+        print(f"\ninterval {interval} ns: no launches sampled ({'; '.join(lines[:2])})")
+        continue
     probe = [l.split() for l in lines[start + 1:] if not l.startswith("warning")]
     print(f"\ninterval {interval} ns: {len(probe)} launches sampled, {len(measured)} counted by ncu")
     if len(probe) != len(measured):

@@ -61,14 +61,12 @@ bool CuptiPmSampling::resetCounterData() {
   init.pPmSamplingObject = object_;
   init.counterDataSize = counterData_.size();
   init.pCounterData = counterData_.data();
-  taken_ = 0;
   return diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
                             "cuptiPmSamplingCounterDataImageInitialize");
 }
 
 bool CuptiPmSampling::start() {
-  // Each start is a new sampling session in the hardware buffer: its samples go into a fresh image.
-  if (!object_ || !resetCounterData())
+  if (!object_)
     return false;
   CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
   start.pPmSamplingObject = object_;
@@ -87,10 +85,12 @@ std::vector<PmSample> CuptiPmSampling::drain(bool *overflow) {
   std::vector<PmSample> samples;
   if (!object_)
     return samples;
-  // Decoding appends to the counter data image, which holds maxSamples: the samples completed since the
-  // last drain are taken; a full image is taken whole and started afresh, and decoding goes on until the
-  // hardware buffer has no more records.
+  // Every decode goes into a freshly initialised image and all its completed samples are taken: decoding
+  // again into an image that already holds samples gave zero-valued samples after the first drain on the
+  // H200. A full image means the hardware buffer still has records: decode again.
   for (;;) {
+    if (!resetCounterData())
+      return samples;
     CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
     decode.pPmSamplingObject = object_;
     decode.pCounterDataImage = counterData_.data();
@@ -104,7 +104,7 @@ std::vector<PmSample> CuptiPmSampling::drain(bool *overflow) {
     info.counterDataImageSize = counterData_.size();
     if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo"))
       return samples;
-    for (size_t i = taken_; i < info.numCompletedSamples; ++i) {
+    for (size_t i = 0; i < info.numCompletedSamples; ++i) {
       CUpti_PmSampling_CounterData_GetSampleInfo_Params sample{
           CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE};
       sample.pPmSamplingObject = object_;
@@ -118,8 +118,7 @@ std::vector<PmSample> CuptiPmSampling::drain(bool *overflow) {
       if (values)
         samples.push_back({sample.startTimestamp, sample.endTimestamp, std::move(*values)});
     }
-    taken_ = info.numCompletedSamples;
-    if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL || !resetCounterData())
+    if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL)
       return samples;
   }
 }

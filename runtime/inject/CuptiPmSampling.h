@@ -27,7 +27,7 @@ public:
 
   /// Enables sampling of metrics on device (CUDA's device index; cuptiProfilerInitialize must have run)
   /// every intervalNs of GPU time, into a hardware buffer of hardwareBufferBytes, and decodes up to
-  /// maxSamples per drain(). false, with a warning, where the device cannot (permissions, a metric that
+  /// maxSamples at a time. false, with a warning, where the device cannot (permissions, a metric that
   /// needs more than one pass).
   bool enable(int device, const std::string &chip, const std::vector<std::string> &metrics, uint64_t intervalNs,
               size_t hardwareBufferBytes, uint32_t maxSamples);
@@ -45,7 +45,6 @@ private:
   CuptiProfilerHost host_;
   CUpti_PmSampling_Object *object_ = nullptr;
   std::vector<uint8_t> counterData_;
-  size_t taken_ = 0; ///< samples of the counter data image drain() has returned
   bool started_ = false;
 };
 
