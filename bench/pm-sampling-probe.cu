@@ -1,10 +1,10 @@
 // Can PM sampling give every launch its DRAM bytes? Copy, read and write kernels of known traffic run
 // back to back while CuptiPmSampling samples dram__bytes_read/write.sum every INTERVAL ns; each kernel
-// stamps its own GPU start and end (%globaltimer, the clock the samples carry), and PmAttribution gives each
-// launch its share of the samples. Prints one line a launch (expected and sampled bytes) and the workload's
-// wall time with sampling and without, run in turn.
+// stamps its own GPU start and end (%globaltimer), and PmAttribution gives each launch its share of the
+// samples once they are shifted onto the kernels' clock. Prints one line a launch (expected and sampled
+// bytes) and the workload's wall time with sampling and without, run in turn.
 // usage: roofcheck-pm-sampling-probe [INTERVAL_NS [SAMPLES.csv]] [--no-sampling]
-//   SAMPLES.csv: the last run's samples (start, end, read, write) and kernel spans, to look at
+//   SAMPLES.csv: the last run's samples (start, end, read, write; shifted) and kernel spans, to look at
 //   --no-sampling: the workload alone, for ncu to count
 #include "CuptiPmSampling.h"
 #include "Diagnostics.h"
@@ -192,6 +192,10 @@ int main(int argc, char **argv) {
   std::vector<KernelSpan> kernelSpans;
   for (size_t i = 0; i < launches.size(); ++i)
     kernelSpans.push_back({stamped[2 * i], stamped[2 * i + 1]});
+  // The samples' clock and %globaltimer need not agree: shift the samples onto the kernels' clock first.
+  int64_t offset = estimateClockOffset(samples, kernelSpans, 2000000);
+  for (PmSample &p : samples)
+    p.start += offset, p.end += offset;
   std::vector<SpanTraffic> traffic = attributeSamples(samples, kernelSpans);
   if (argc > 2 && argv[2][0] != '-') {
     FILE *dump = std::fopen(argv[2], "w");
@@ -209,8 +213,9 @@ int main(int argc, char **argv) {
     std::fclose(dump);
   }
 
-  std::printf("interval %llu ns, %zu samples, overflow %s", static_cast<unsigned long long>(interval), samples.size(),
-              overflow ? "yes" : "no");
+  std::printf("interval %llu ns, %zu samples, overflow %s, samples shifted by %lld ns",
+              static_cast<unsigned long long>(interval), samples.size(), overflow ? "yes" : "no",
+              static_cast<long long>(offset));
   if (!samples.empty())
     std::printf(", samples %llu..%llu ns, kernels %llu..%llu ns", static_cast<unsigned long long>(samples.front().start),
                 static_cast<unsigned long long>(samples.back().end), kernelSpans.front().start,

@@ -3,6 +3,7 @@
 # DRAM bytes (INTERVALS in ns, default "1000 10000"), then the same launches counted by ncu alone, and the
 # per-launch comparison (launches of at least 20 us: within 5% of ncu?) and per-kernel totals.
 # usage: bench/pm-sampling-probe.sh BUILD_DIR OUT_DIR [INTERVALS]
+#   CACHE_CONTROL=none: ncu leaves L2 as the previous launch left it (default all: flushed before each launch)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1
@@ -15,7 +16,7 @@ for interval in $intervals; do
   echo "interval $interval: exit $?; $(head -2 "$out/pm-$interval.txt" | tr '\n' ' ')"
 done
 # The probe without sampling runs the workload twice (warm-up, then the one measured): ncu counts both.
-ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum --csv \
+ncu --clock-control none --cache-control "${CACHE_CONTROL:-all}" --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum --csv \
   "$probe" --no-sampling >"$out/ncu.csv" 2>"$out/ncu.stderr"
 echo "ncu exit $?"
 python3 - "$out" $intervals <<'PY'

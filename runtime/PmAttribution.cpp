@@ -1,6 +1,7 @@
 #include "PmAttribution.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 namespace roofcheck::runtime {
@@ -48,6 +49,66 @@ std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples, 
     }
   }
   return traffic;
+}
+
+namespace {
+/// The traffic of the samples, shifted by offset, that falls inside the union of the spans (each sample's
+/// traffic taken as spread evenly over it).
+double trafficInside(const std::vector<PmSample> &samples, const std::vector<double> &traffic,
+                     const std::vector<KernelSpan> &merged, int64_t offset) {
+  double inside = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (traffic[i] == 0 || samples[i].end <= samples[i].start)
+      continue;
+    int64_t start = static_cast<int64_t>(samples[i].start) + offset, end = static_cast<int64_t>(samples[i].end) + offset;
+    auto first = std::lower_bound(merged.begin(), merged.end(), start,
+                                  [](const KernelSpan &s, int64_t t) { return static_cast<int64_t>(s.end) <= t; });
+    int64_t covered = 0;
+    for (auto s = first; s != merged.end() && static_cast<int64_t>(s->start) < end; ++s)
+      covered += std::min<int64_t>(end, s->end) - std::max<int64_t>(start, s->start);
+    inside += traffic[i] * static_cast<double>(covered) / static_cast<double>(end - start);
+  }
+  return inside;
+}
+} // namespace
+
+int64_t estimateClockOffset(const std::vector<PmSample> &samples, const std::vector<KernelSpan> &spans,
+                            int64_t maxOffsetNs) {
+  std::vector<KernelSpan> merged(spans);
+  std::sort(merged.begin(), merged.end(), [](const KernelSpan &a, const KernelSpan &b) { return a.start < b.start; });
+  std::vector<KernelSpan> unionOfSpans;
+  for (const KernelSpan &s : merged)
+    if (!unionOfSpans.empty() && s.start <= unionOfSpans.back().end)
+      unionOfSpans.back().end = std::max(unionOfSpans.back().end, s.end);
+    else
+      unionOfSpans.push_back(s);
+  std::vector<double> traffic;
+  std::vector<uint64_t> lengths;
+  for (const PmSample &s : samples) {
+    double sum = 0;
+    for (const auto &[name, value] : s.values)
+      sum += value;
+    traffic.push_back(sum);
+    if (s.end > s.start)
+      lengths.push_back(s.end - s.start);
+  }
+  if (unionOfSpans.empty() || lengths.empty() || std::all_of(traffic.begin(), traffic.end(), [](double t) { return t == 0; }))
+    return 0;
+  // A coarse search in steps of a typical sample's length, then a fine one around the best coarse step.
+  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+  int64_t step = std::max<int64_t>(1, static_cast<int64_t>(lengths[lengths.size() / 2]));
+  auto bestIn = [&](int64_t from, int64_t to, int64_t by) {
+    int64_t best = 0;
+    double most = -1;
+    for (int64_t offset = from; offset <= to; offset += by)
+      if (double inside = trafficInside(samples, traffic, unionOfSpans, offset);
+          inside > most || (inside == most && std::llabs(offset) < std::llabs(best)))
+        most = inside, best = offset;
+    return best;
+  };
+  int64_t coarse = bestIn(-maxOffsetNs / step * step, maxOffsetNs / step * step, step);
+  int64_t fine = std::max<int64_t>(1, step / 20);
+  return bestIn(coarse - step, coarse + step, fine);
 }
 
 } // namespace roofcheck::runtime

@@ -34,4 +34,11 @@ struct SpanTraffic {
 /// nothing: nothing but kernels moves data); samples that overlap no span are nobody's.
 std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples, const std::vector<KernelSpan> &spans);
 
+/// What to add to the samples' timestamps to put them on the spans' clock: the shift within
+/// +-maxOffsetNs that puts the most sampled traffic inside the spans. The two clocks need not agree (on the
+/// H200 one process saw samples 0.43 ms behind %globaltimer, another none), and only kernels move data.
+/// 0 where no sample carries traffic or there are no spans.
+int64_t estimateClockOffset(const std::vector<PmSample> &samples, const std::vector<KernelSpan> &spans,
+                            int64_t maxOffsetNs);
+
 } // namespace roofcheck::runtime

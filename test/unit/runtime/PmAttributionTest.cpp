@@ -43,3 +43,34 @@ TEST(PmAttribution, OrderDoesNotMatterAndLostSamplesShowAsLessCoverage) {
   EXPECT_DOUBLE_EQ(t[0].values.at("dram"), 30.0 * 100 / 1100);
   EXPECT_TRUE(attributeSamples({}, {{0, 10}})[0].values.empty());
 }
+
+TEST(PmAttribution, TheClockOffsetIsWhereTheTrafficFallsInsideTheKernels) {
+  // Kernels of 3 us with 2 us of idle between them, each moving 10 bytes a ns; the samples (1 us) carry
+  // timestamps 430 ns behind the kernels' clock, as the H200's did in one process.
+  std::vector<KernelSpan> spans;
+  for (uint64_t k = 0; k < 20; ++k)
+    spans.push_back({100000 + k * 5000, 100000 + k * 5000 + 3000});
+  std::vector<PmSample> samples;
+  const int64_t behind = 430;
+  for (uint64_t t = 90000; t < 210000; t += 1000) {
+    double bytes = 0;
+    for (const KernelSpan &s : spans)
+      bytes += 10.0 * static_cast<double>(std::max<int64_t>(
+                          0, std::min<int64_t>(t + 1000, s.end) - std::max<int64_t>(t, s.start)));
+    samples.push_back(sample(t - behind, t + 1000 - behind, bytes));
+  }
+  int64_t offset = estimateClockOffset(samples, spans, 20000);
+  EXPECT_NEAR(static_cast<double>(offset), static_cast<double>(behind), 50.0);
+
+  // Shifted by it, each kernel gets its 30,000 bytes back to within the residue of the search step.
+  for (PmSample &s : samples)
+    s.start += offset, s.end += offset;
+  for (const SpanTraffic &t : attributeSamples(samples, spans))
+    EXPECT_NEAR(t.values.at("dram"), 30000, 30000 * 0.03);
+}
+
+TEST(PmAttribution, NoTrafficOrNoKernelsMeansNoOffset) {
+  EXPECT_EQ(estimateClockOffset({sample(0, 1000, 0), sample(1000, 2000, 0)}, {{0, 2000}}, 5000), 0);
+  EXPECT_EQ(estimateClockOffset({sample(0, 1000, 5)}, {}, 5000), 0);
+  EXPECT_EQ(estimateClockOffset({}, {{0, 2000}}, 5000), 0);
+}
