@@ -164,9 +164,42 @@ std::optional<double> ceilingsClock(const CeilingsDocument &c, bool memory) {
   return samples[samples.size() / 2];
 }
 
-void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<MeasuredInput> &measured,
+/// The ceilings the roofline is drawn with: those of the first measured file's device where given, else the
+/// first ceilings file.
+const CeilingsInput *drawnCeilings(const Inputs &inputs) {
+  if (inputs.ceilings.empty())
+    return nullptr;
+  for (const MeasuredInput &m : inputs.measured)
+    for (const DeviceInfo &d : m.header.devices)
+      if (const CeilingsInput *c = inputs.ceilingsOf(d))
+        return c;
+  return &inputs.ceilings.front();
+}
+
+/// The ceilings a process's dots sit under: its (first) device's own, else the drawn ones.
+const CeilingsInput *ceilingsOfProcess(const Inputs &inputs, const MeasuredInput &m, const CeilingsInput *drawn) {
+  const CeilingsInput *own = m.header.devices.empty() ? nullptr : inputs.ceilingsOf(m.header.devices.front());
+  return own ? own : drawn;
+}
+
+/// With ceilings of several devices, which process sits under which.
+void noteCeilingsPerDevice(const Inputs &inputs, const CeilingsInput *drawn, ReportDocument &doc) {
+  if (inputs.ceilings.size() < 2)
+    return;
+  std::vector<std::string> evidence;
+  for (const MeasuredInput &m : inputs.measured)
+    if (const CeilingsInput *c = ceilingsOfProcess(inputs, m, drawn))
+      evidence.push_back(processLabel(m.header) + ": " + c->path);
+  doc.problems.push_back({"ceilings-per-device", "note",
+                          "each process's dots are under its own device's ceilings; the roofline is drawn with " +
+                              drawn->path + "'s",
+                          evidence});
+}
+
+/// Each measured file against the ceilings its dots sit under: one warning per other device and per other
+/// clock, naming every measured file it concerns.
+void checkCeilingsAgainstRun(const std::vector<std::pair<const CeilingsInput *, const MeasuredInput *>> &pairs,
                              ReportDocument &doc) {
-  // One warning per other device and per other clock, naming every measured file it concerns.
   std::map<std::string, size_t> raised; // what differs -> its problem in doc.problems
   auto raise = [&](const std::string &key, const std::string &id, const std::string &message,
                    const std::string &ceilingsLine, const std::string &runLine, const char *severity = "warning") {
@@ -175,15 +208,16 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
       doc.problems.push_back({id, severity, message, {ceilingsLine}});
     doc.problems[it->second].evidence.push_back(runLine);
   };
-  const DeviceInfo &cd = ceilings.document.device;
-  auto device = [](const DeviceInfo &d) { return d.name + " " + (d.uuid.empty() ? "(no uuid)" : d.uuid); };
-  for (const MeasuredInput &m : measured) {
+  for (const auto &[ceilingsInput, measured] : pairs) {
+    const CeilingsInput &ceilings = *ceilingsInput;
+    const MeasuredInput &m = *measured;
+    const DeviceInfo &cd = ceilings.document.device;
     for (const DeviceInfo &d : m.header.devices) {
-      bool sameDevice = !d.uuid.empty() && !cd.uuid.empty() ? d.uuid == cd.uuid : d.name == cd.name;
-      if (!sameDevice)
-        raise("device " + device(d), "ceilings-other-device",
+      if (!sameDevice(d, cd))
+        raise(ceilings.path + " device " + describeDevice(d), "ceilings-other-device",
               "the ceilings were measured on another device than the run: roofs and fractions may not hold",
-              ceilings.path + ": " + device(cd), m.path + ": device " + std::to_string(d.index) + " " + device(d));
+              ceilings.path + ": " + describeDevice(cd),
+              m.path + ": device " + std::to_string(d.index) + " " + describeDevice(d));
     }
     for (bool memory : {false, true}) {
       auto probe = ceilingsClock(ceilings.document, memory);
@@ -191,7 +225,8 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
       std::string which = memory ? "memory" : "SM";
       if (!probe || !run) {
         // Roofs from another clock state would go unnoticed: say that this one was not checked.
-        raise(which + " clock not compared, none in the " + (probe ? "run" : "ceilings"), "clocks-not-compared",
+        raise(ceilings.path + " " + which + " clock not compared, none in the " + (probe ? "run" : "ceilings"),
+              "clocks-not-compared",
               "the " + which + " clock of the run was not compared with the ceilings': " +
                   (!probe ? "the ceilings recorded none" : "a measured file recorded none"),
               ceilings.path + ": " + which + " clock " + (probe ? count(*probe) + " MHz during the probes" : "none"),
@@ -200,7 +235,7 @@ void checkCeilingsAgainstRun(const CeilingsInput &ceilings, const std::vector<Me
       }
       if (std::fabs(*probe - *run) <= 0.05 * *run)
         continue;
-      raise(which + " clock " + count(*run), "ceilings-other-clock",
+      raise(ceilings.path + " " + which + " clock " + count(*run), "ceilings-other-clock",
             "the ceilings were measured at another " + which +
                 " clock than the run: the roofs do not describe this run's clock state",
             ceilings.path + ": " + which + " clock " + count(*probe) + " MHz during the probes",
@@ -215,7 +250,8 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
   Model model;
   ReportDocument &doc = model.document;
   doc.mode = "static";
-  Roofs roofs(inputs.ceilings ? &inputs.ceilings->document : nullptr);
+  const CeilingsInput *drawn = drawnCeilings(inputs);
+  Roofs roofs(drawn ? &drawn->document : nullptr);
   Bindings common;
   if (given.grid)
     addDimensionBindings(common, "gridDim", *given.grid);
@@ -308,8 +344,16 @@ Model measuredModel(const Inputs &inputs) {
   Model model;
   ReportDocument &doc = model.document;
   doc.mode = "measured";
-  Roofs roofs(inputs.ceilings ? &inputs.ceilings->document : nullptr);
-  const CeilingsDocument *ceilings = inputs.ceilings ? &inputs.ceilings->document : nullptr;
+  const CeilingsInput *drawn = drawnCeilings(inputs);
+  Roofs roofs(drawn ? &drawn->document : nullptr);
+  const CeilingsDocument *ceilings = drawn ? &drawn->document : nullptr;
+  // Each process's dots sit under its own device's roofs (ranks on several GPUs), else the drawn ones.
+  std::map<std::pair<int64_t, std::optional<int64_t>>, Roofs> processRoofs;
+  for (const MeasuredInput &m : inputs.measured) {
+    const CeilingsInput *c = ceilingsOfProcess(inputs, m, drawn);
+    processRoofs.insert_or_assign({m.header.pid, m.header.rank}, Roofs(c ? &c->document : nullptr));
+  }
+  noteCeilingsPerDevice(inputs, drawn, doc);
 
   std::vector<std::pair<std::string, const StaticDocument *>> statics;
   for (const StaticInput &input : inputs.statics)
@@ -437,7 +481,7 @@ Model measuredModel(const Inputs &inputs) {
     if (roofs.present() && k.dtype && !roofline)
       k.explanations.push_back({"no-ceiling", "warning",
                                 "the ceilings file has no " + *k.dtype + " compute ceiling: no roof for this kernel",
-                                {inputs.ceilings->path}});
+                                {drawn->path}});
     if (t.profiled == 0)
       k.explanations.push_back({"not-profiled", "note",
                                 "timing only: no launch of this kernel was profiled, so it has no measured dot", {}});
@@ -463,7 +507,10 @@ Model measuredModel(const Inputs &inputs) {
     }
     for (const ProcessTally &p : acc.processes) {
       ReportRank r;
-      static_cast<ReportDot &>(r) = dotOf(p.tally, roofline, roofs);
+      auto own = processRoofs.find({p.pid, p.rank});
+      const Roofs &rankRoofs = own != processRoofs.end() ? own->second : roofs;
+      static_cast<ReportDot &>(r) =
+          dotOf(p.tally, k.dtype ? rankRoofs.forBucket(*k.dtype) : std::nullopt, rankRoofs);
       r.label = p.label;
       r.rank = p.rank;
       r.pid = p.pid;
@@ -475,8 +522,11 @@ Model measuredModel(const Inputs &inputs) {
   }
   std::stable_sort(doc.kernels.begin(), doc.kernels.end(),
                    [](const ReportKernel &a, const ReportKernel &b) { return a.timeShare > b.timeShare; });
-  if (inputs.ceilings)
-    checkCeilingsAgainstRun(*inputs.ceilings, inputs.measured, doc);
+  std::vector<std::pair<const CeilingsInput *, const MeasuredInput *>> checked;
+  for (const MeasuredInput &m : inputs.measured)
+    if (const CeilingsInput *c = ceilingsOfProcess(inputs, m, drawn))
+      checked.emplace_back(c, &m);
+  checkCeilingsAgainstRun(checked, doc);
   if (!inputs.measured.empty() && !inputs.measured.front().header.devices.empty())
     doc.device = inputs.measured.front().header.devices.front();
   return model;
@@ -497,10 +547,10 @@ Model buildModel(const Inputs &inputs, const StaticBindings &bindings) {
   ReportDocument &doc = model.document;
   doc.generator = std::string("roofcheck-report ") + Version;
   doc.inputs = inputs.paths;
-  if (inputs.ceilings) {
-    doc.ceilings = ceilingsDrawn(inputs.ceilings->document);
+  if (const CeilingsInput *drawn = drawnCeilings(inputs)) {
+    doc.ceilings = ceilingsDrawn(drawn->document);
     if (!doc.device)
-      doc.device = inputs.ceilings->document.device;
+      doc.device = drawn->document.device;
   }
   for (const std::string &w : inputs.warnings)
     model.warnings.push_back(w);

@@ -1,6 +1,6 @@
 // Loading the documents given on the command line. Each file says what it is through its "schema"
 // field, so inputs can come in any order: static (one or more), measured JSON Lines (one or more, one
-// per process), ceilings (at most one).
+// per process), ceilings (one per device: the ranks of a job on several GPUs each get their device's).
 #pragma once
 
 #include "roofcheck/Contracts.h"
@@ -22,6 +22,11 @@ struct MeasuredInput {
   MeasuredHeader header;
 };
 
+/// One device: the same UUID, or the same name where either lacks a UUID.
+bool sameDevice(const DeviceInfo &a, const DeviceInfo &b);
+/// "NVIDIA H200 GPU-5f2a...", as messages name a device.
+std::string describeDevice(const DeviceInfo &device);
+
 struct CeilingsInput {
   std::string path;
   CeilingsDocument document;
@@ -31,7 +36,9 @@ struct Inputs {
   std::vector<std::string> paths; ///< as given, in order
   std::vector<StaticInput> statics;
   std::vector<MeasuredInput> measured;
-  std::optional<CeilingsInput> ceilings;
+  std::vector<CeilingsInput> ceilings; ///< at most one per device
+  /// The ceilings measured on this device (same UUID; same name where either lacks one), or nullptr.
+  const CeilingsInput *ceilingsOf(const DeviceInfo &device) const;
   std::vector<std::string> warnings; ///< the rest is usable: printed, not fatal
 };
 

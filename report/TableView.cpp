@@ -128,12 +128,20 @@ std::vector<Section> kernelSections(const ReportKernel &k) {
   if (k.ranks.size() > 1) {
     Section s{"Processes", {}};
     s.table.header = {"process", "launches", "time", "AI measured", "FLOP/s"};
+    // Each under its own device's roof (ranks on several GPUs): the fraction says how far each is from it.
+    bool roofs = std::any_of(k.ranks.begin(), k.ranks.end(), [](const ReportRank &r) { return r.fractionOfRoof; });
+    if (roofs)
+      s.table.header.push_back("% of roof");
     for (const ReportRank &r : k.ranks) {
       s.table.rows.push_back({r.label, std::to_string(r.launches), duration(r.timeNs),
                               orDash(r.measuredIntensity, intensity),
                               orDash(r.flopsPerSecond, [](double v) { return si(v, "FLOP/s"); })});
       s.table.keys.push_back(
           {std::nullopt, static_cast<double>(r.launches), r.timeNs, r.measuredIntensity, r.flopsPerSecond});
+      if (roofs) {
+        s.table.rows.back().push_back(orDash(r.fractionOfRoof, percent));
+        s.table.keys.back().push_back(r.fractionOfRoof);
+      }
     }
     sections.push_back(std::move(s));
   }

@@ -46,7 +46,7 @@ const char *const Usage =
     "inputs (files may also be given plainly; each is recognised by its schema):\n"
     "  --static FILE...      roofcheck.static/1\n"
     "  --measured FILE...    roofcheck.measured/2 (or /1), one per process\n"
-    "  --ceilings FILE       roofcheck.ceilings/1\n"
+    "  --ceilings FILE...    roofcheck.ceilings/1, one per device (each rank under its own)\n"
     "static-only bindings:\n"
     "  --grid X[,Y[,Z]]      gridDim\n"
     "  --block X[,Y[,Z]]     blockDim\n"
