@@ -67,14 +67,6 @@ DeviceProperties queryDevice(int device) {
   return p;
 }
 
-std::string uuidText(const cudaUUID_t &uuid) {
-  char text[64];
-  const auto *b = reinterpret_cast<const unsigned char *>(uuid.bytes);
-  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return text;
-}
-
 int runProbe(const ProbeOptions &options) {
   auto started = std::chrono::steady_clock::now();
   int device = openDevice();
@@ -100,7 +92,7 @@ int runProbe(const ProbeOptions &options) {
   doc.measuredAt = utcTimestamp();
   doc.device = {device,
                 props.name,
-                uuidText(prop.uuid),
+                deviceUuidText(prop.uuid.bytes),
                 std::to_string(props.computeMajor) + "." + std::to_string(props.computeMinor),
                 props.multiprocessors,
                 props.l2Bytes,

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -19,6 +20,14 @@
 #include <unordered_map>
 
 namespace roofcheck {
+
+std::string deviceUuidText(const char (&bytes)[16]) {
+  char text[64];
+  const auto *b = reinterpret_cast<const unsigned char *>(bytes);
+  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return text;
+}
 
 // ------------------------------------------------------------------------------------ helpers
 

@@ -1,18 +1,6 @@
 #include "DeviceDescription.h"
 
-#include <cstdio>
-
 namespace roofcheck::runtime {
-
-namespace {
-std::string uuidText(const CUuuid &uuid) {
-  char text[64];
-  const auto *b = reinterpret_cast<const unsigned char *>(uuid.bytes);
-  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return text;
-}
-} // namespace
 
 std::string versionText(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
@@ -34,7 +22,7 @@ std::vector<DeviceInfo> describeDevices(Diagnostics &diagnostics) {
       info.name = name;
     CUuuid uuid{};
     if (diagnostics.driver(cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid"))
-      info.uuid = uuidText(uuid);
+      info.uuid = deviceUuidText(uuid.bytes);
     auto attribute = [&](CUdevice_attribute which) {
       int value = 0;
       diagnostics.driver(cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");

@@ -411,3 +411,9 @@ TEST(SchemaSamples, CoreReadsEverySample) {
   ReportDocument r = loadReportFile(samples + "report.json");
   EXPECT_EQ(r.kernels[0].boundMeasured, "memory");
 }
+
+TEST(DeviceInfo, UuidTextIsNvidiaSmisForm) {
+  const char bytes[16] = {'\x5f', '\x2a', '\x0c', '\x1e', '\x00', '\x01', '\xab', '\xcd',
+                          '\x10', '\x20', '\x30', '\x40', '\x50', '\x60', '\x70', '\xff'};
+  EXPECT_EQ(deviceUuidText(bytes), "GPU-5f2a0c1e-0001-abcd-1020-3040506070ff");
+}

@@ -154,6 +154,9 @@ struct DeviceInfo {
   int64_t memoryBytes = 0;
 };
 
+/// A device UUID's 16 bytes as nvidia-smi writes them ("GPU-5f2a0c1e-..."), the form DeviceInfo::uuid holds.
+std::string deviceUuidText(const char (&bytes)[16]);
+
 struct MeasuredHeader {
   int64_t pid = 0;
   std::optional<int64_t> rank;
