@@ -2,17 +2,21 @@
 // back to back while CuptiPmSampling samples dram__bytes_read/write.sum every INTERVAL ns; each kernel
 // stamps its own GPU start and end (%globaltimer), and PmAttribution gives each launch its share of the
 // samples once they are shifted onto the kernels' clock. Prints one line a launch (expected and sampled
-// bytes) and the workload's wall time with sampling and without, run in turn.
+// bytes) and the workload's wall time with sampling and without, run in turn (kernel activity records on in
+// both, as in the shim). Also compares the clock of CUPTI's kernel activity records, which the shim would
+// attribute samples by, with %globaltimer and with the samples' clock.
 // usage: roofcheck-pm-sampling-probe [INTERVAL_NS [SAMPLES.csv]] [--no-sampling]
 //   SAMPLES.csv: the last run's samples (start, end, read, write; shifted) and kernel spans, to look at
 //   --no-sampling: the workload alone, for ncu to count
 #include "CuptiPmSampling.h"
 #include "Diagnostics.h"
 #include "PmAttribution.h"
+#include "pm-sampling-activity.h"
 
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -157,6 +161,10 @@ int main(int argc, char **argv) {
                  200000))
     return 1;
 
+  ActivitySpans activity(diagnostics);
+  if (!activity.enable())
+    return 1;
+
   // Wall time of the workload, in turn without and with sampling (sampling off: not started).
   double without[3], with[3];
   std::vector<PmSample> samples;
@@ -192,7 +200,11 @@ int main(int argc, char **argv) {
   std::vector<KernelSpan> kernelSpans;
   for (size_t i = 0; i < launches.size(); ++i)
     kernelSpans.push_back({stamped[2 * i], stamped[2 * i + 1]});
+  // The activity records of the last run are the last launches.size() to start.
+  std::vector<KernelSpan> activitySpans = activity.last(launches.size());
   // The samples' clock and %globaltimer need not agree: shift the samples onto the kernels' clock first.
+  int64_t activityOffset = activitySpans.size() == launches.size()
+                               ? estimateClockOffset(samples, activitySpans, 2000000) : 0;
   int64_t offset = estimateClockOffset(samples, kernelSpans, 2000000);
   for (PmSample &p : samples)
     p.start += offset, p.end += offset;
@@ -220,6 +232,19 @@ int main(int argc, char **argv) {
     std::printf(", samples %llu..%llu ns, kernels %llu..%llu ns", static_cast<unsigned long long>(samples.front().start),
                 static_cast<unsigned long long>(samples.back().end), kernelSpans.front().start,
                 kernelSpans.back().end);
+  if (activitySpans.size() == launches.size()) {
+    // Activity start minus %globaltimer start, launch by launch: their clocks' difference.
+    std::vector<int64_t> difference;
+    for (size_t i = 0; i < launches.size(); ++i)
+      difference.push_back(int64_t(activitySpans[i].start) - int64_t(kernelSpans[i].start));
+    std::sort(difference.begin(), difference.end());
+    std::printf("\nactivity records: start minus %%globaltimer start median %lld ns (min %lld, max %lld); samples "
+                "shifted onto the activity spans by %lld ns",
+                static_cast<long long>(difference[difference.size() / 2]), static_cast<long long>(difference.front()),
+                static_cast<long long>(difference.back()), static_cast<long long>(activityOffset));
+  } else {
+    std::printf("\nactivity records: %zu for the last run's %zu launches", activitySpans.size(), launches.size());
+  }
   std::printf("\nwall without/with sampling:");
   for (int run = 0; run < 3; ++run)
     std::printf(" %.4f/%.4f s", without[run], with[run]);

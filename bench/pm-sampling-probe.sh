@@ -13,7 +13,7 @@ mkdir -p "$out"
 probe=$build/bench/roofcheck-pm-sampling-probe
 for interval in $intervals; do
   "$probe" "$interval" "$out/samples-$interval.csv" >"$out/pm-$interval.txt" 2>&1
-  echo "interval $interval: exit $?; $(head -2 "$out/pm-$interval.txt" | tr '\n' ' ')"
+  echo "interval $interval: exit $?; $(head -3 "$out/pm-$interval.txt" | tr '\n' ' ')"
 done
 # The probe without sampling runs the workload twice (warm-up, then the one measured): ncu counts both.
 ncu --clock-control none --cache-control "${CACHE_CONTROL:-all}" --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum --csv \
@@ -44,7 +44,7 @@ for interval in intervals:
         continue
     print(f"  {'kernel':6} {'MiB':>6} {'us':>8} {'read/ncu':>9} {'write/ncu':>9} {'shared':>6}")
     within, long_launches = 0, 0
-    totals = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    totals = defaultdict(lambda: [0.0] * 6)
     for p, n in zip(probe, measured):
         kernel, size, us = p[0], int(p[1]), float(p[2])
         sr, sw = float(p[4]), float(p[7])
@@ -53,14 +53,15 @@ for interval in intervals:
         wr = sw / nw if nw else float("nan")
         key = f"{kernel} {size >> 20} MiB"
         t = totals[key]
-        t[0] += sr; t[1] += nr; t[2] += sw; t[3] += nw
+        t[0] += sr; t[1] += nr; t[2] += sw; t[3] += nw; t[4] += float(p[3]); t[5] += float(p[6])
         if us >= 20:
             long_launches += 1
             ok = all(abs(x - 1) <= 0.05 for x, base in ((rr, nr), (wr, nw)) if base > 1e6)
             within += ok
         print(f"  {kernel:6} {size >> 20:6} {us:8.1f} {rr:9.4f} {wr:9.4f} {p[10]:>6}")
     print(f"  launches of at least 20 us within 5% of ncu (read and write over 1 MB): {within} of {long_launches}")
-    print("  per kernel and size, sampled/ncu over the five launches: read, write")
-    for key, (sr, nr, sw, nw) in totals.items():
-        print(f"    {key:16} {sr / nr if nr else float('nan'):8.4f} {sw / nw if nw else float('nan'):8.4f}")
+    print("  per kernel and size, over the five launches: sampled/ncu read, write; sampled/ideal read, write")
+    ratio = lambda a, b: a / b if b else float("nan")
+    for key, (sr, nr, sw, nw, er, ew) in totals.items():
+        print(f"    {key:16} {ratio(sr, nr):8.4f} {ratio(sw, nw):8.4f} {ratio(sr, er):8.4f} {ratio(sw, ew):8.4f}")
 PY
