@@ -11,6 +11,10 @@
 #                --stage writes one); builds happen in it
 #   OUT_DIR      gets logs/, measured/<program>/ and ncu/<program>.csv
 # ACCURACY_STEP_TIMEOUT_S (default 120) bounds each build and each run. The builds run side by side.
+# ACCURACY_CONVENTION=source builds every program with source-convention/nvcc (special functions and
+# divisions turned into integer operations, packed halves into one instruction a lane): ncu's FLOPs are
+# then its count in the source convention, the referee for kernels with special functions or packed
+# halves (accuracy.py --source-results). Give it a CORPUS_COPY and OUT_DIR of its own.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,6 +23,12 @@ corpus=$(cd "$1" && pwd) || exit 2
 out=$2
 shift 2
 limit=${ACCURACY_STEP_TIMEOUT_S:-120}
+# The PATH the programs are built with (roofcheck's own build keeps the real nvcc).
+case ${ACCURACY_CONVENTION:-hardware} in
+hardware) program_path=$PATH ;;
+source) program_path="$here/source-convention:$PATH" ;; # its nvcc runs the toolkit's
+*) echo "accuracy-h200.sh: error: ACCURACY_CONVENTION is 'hardware' or 'source'" >&2; exit 2 ;;
+esac
 mkdir -p "$out/logs" "$out/measured" "$out/ncu"
 out=$(cd "$out" && pwd)
 
@@ -52,7 +62,7 @@ PY
 # Builds first, side by side (each in its own folder or to its own binary), then the runs one at a time.
 build_one() {
   local name=$1 dir=$2 command=$3
-  (cd "$corpus/$dir" && timeout "$limit" bash -c "$command") > "$out/logs/$name.build.log" 2>&1 ||
+  (cd "$corpus/$dir" && PATH=$program_path timeout "$limit" bash -c "$command") > "$out/logs/$name.build.log" 2>&1 ||
     echo "=== $name: build failed: $(tail -2 "$out/logs/$name.build.log")"
 }
 while IFS=$'\t' read -r -a fields; do

@@ -11,14 +11,17 @@ This script lints every translation unit of those programs here with the corpus 
 kernel that ncu profiled takes the same launch (same kernel, grid and block, its first occurrence) from the
 measured file, evaluates the static flops.total, bytes.read and bytes.write and the hand footprint with that
 launch's grid, block and arguments, and compares:
-  - FLOPs: static flops.total against ncu's fadd + fmul + 2 ffma (fp32, fp64, fp16), within 1%;
+  - FLOPs: static flops.total against ncu's fadd + fmul + 2 ffma (fp32, fp64, fp16), within 1%; with
+    --source-results, against ncu's count of the same launch in a build by source-convention/nvcc (special
+    functions and divisions made integer operations, packed halves one instruction a lane), which is
+    Nsight Compute's count in the source convention: the referee then;
   - bytes: static read and write against the hand footprint, each within 1%;
   - and shows ncu's DRAM bytes beside the footprint (equal only when the footprint does not stay in L2).
 
 usage:
   accuracy.py --stage DIR [--corpus-dir D]        copy the programs' folders into DIR (for the GPU machine)
-  accuracy.py --lint BIN --results OUT [--corpus-dir D] [--static-dir S] [--include-dir I]... [--markdown F]
-              [--json F]
+  accuracy.py --lint BIN --results OUT [--source-results OUT2] [--earlier-json F] [--corpus-dir D]
+              [--static-dir S] [--include-dir I]... [--markdown F] [--json F]
 Standard library only."""
 import argparse
 import ast
@@ -175,12 +178,34 @@ def read_expansions(path):
     return table
 
 
+def measured2_args(values, params):
+    """measured/2's arguments (an integer, signed, of its parameter's size, or hex bytes) as measured/1's
+    objects (index and hex)."""
+    args = []
+    for index, value in enumerate(values):
+        if value is None or index >= len(params) or params[index] is None:
+            continue
+        if isinstance(value, int):
+            value = (value & ((1 << (8 * params[index][1])) - 1)).to_bytes(params[index][1], "little").hex()
+        args.append({"index": index, "hex": value})
+    return args
+
+
 def read_launches(directory):
+    """Every launch of the measured files in directory, with its kernel's names (measured/2 gives them once,
+    in a kernel record the launches refer to; measured/1 in each launch)."""
     launches = []
     for path in sorted(glob.glob(os.path.join(directory, "*.jsonl"))):
+        kernels = {}
         for line in open(path):
             record = json.loads(line)
-            if record.get("record") == "launch":
+            if record.get("record") == "kernel":
+                kernels[record["id"]] = record
+            elif record.get("record") == "launch":
+                if "kernel" in record:
+                    kernel = kernels[record["kernel"]]
+                    record.update(name=kernel["name"], mangled=kernel["mangled"],
+                                  args=measured2_args(record.get("args", []), kernel["params"]))
                 launches.append(record)
     return launches
 
@@ -221,7 +246,7 @@ def within(a, b):
     return abs(a - b) <= TOLERANCE * max(abs(a), abs(b)) or a == b
 
 
-def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expansions):
+def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expansions, source_results, earlier):
     rows = []
     for program in programs:
         under = [tu for tu in corpus_tus.get(program["project"], []) if tu["file"].startswith(program["corpus_dir"])]
@@ -234,6 +259,8 @@ def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expan
             by_name.setdefault(spelling(k["name"]), k)
         launches = read_launches(os.path.join(results, "measured", program["program"]))
         profiled = read_ncu(os.path.join(results, "ncu", program["program"] + ".csv"))
+        in_source_convention = (read_ncu(os.path.join(source_results, "ncu", program["program"] + ".csv"))
+                                if source_results else None)
         for hand in program["kernels"]:
             row = {"program": program["program"], "kernel": hand["kernel"], "hand": hand}
             rows.append(row)
@@ -257,13 +284,23 @@ def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expan
             row["static_flops"] = evaluate(kernel["flops"]["total"]["expr"], names)
             row["static_special"] = evaluate(kernel["flops"]["special"]["expr"], names)
             row["ncu_flops"] = ncu_flops(ncu_row["metrics"])
+            if earlier is not None:  # --results is the source-convention run: ncu's own count from before
+                key = (program["program"], hand["kernel"], tuple(launch["grid"]), tuple(launch["block"]))
+                row["ncu_flops"] = earlier.get(key)
             row["static_read"] = evaluate(kernel["bytes"]["read"]["expr"], names)
             row["static_write"] = evaluate(kernel["bytes"]["write"]["expr"], names)
             row["hand_read"] = evaluate(hand.get("read"), names)
             row["hand_write"] = evaluate(hand.get("write"), names)
             row["dram_read"] = ncu_row["metrics"].get("dram__bytes_read.sum")
             row["dram_write"] = ncu_row["metrics"].get("dram__bytes_write.sum")
-            row["flops_agree"] = within(row["static_flops"], row["ncu_flops"])
+            row["flops_agree"] = (within(row["static_flops"], row["ncu_flops"])
+                                  if row["ncu_flops"] is not None else None)
+            if in_source_convention is not None:
+                source_row = next((r for r in in_source_convention if r["mangled"] == kernel["mangled"]
+                                   and r["grid"] == ncu_row["grid"] and r["block"] == ncu_row["block"]), None)
+                row["ncu_flops_source"] = ncu_flops(source_row["metrics"]) if source_row else None
+                row["flops_agree"] = (within(row["static_flops"], row["ncu_flops_source"])
+                                      if source_row else None)
             # In Nsight Compute's convention: every special operation expanded as measured alone.
             operations = kernel["flops"].get("special_operations", {})
             if row["static_flops"] is not None and operations and all(op in expansions for op in operations):
@@ -278,6 +315,12 @@ def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expan
     return rows
 
 
+def read_earlier(path):
+    """ncu's FLOPs per (program, kernel, grid, block) in an earlier --json output."""
+    return {(r["program"], r["kernel"], tuple(r["launch"]["grid"]), tuple(r["launch"]["block"])): r["ncu_flops"]
+            for r in json.load(open(path)) if r.get("verdict") == "compared"}
+
+
 def number(v):
     if v is None:
         return "unknown"
@@ -285,38 +328,56 @@ def number(v):
 
 
 def markdown(rows):
-    out = ["| program | kernel | static FLOPs | ncu FLOPs | FLOPs | static read / write | hand read / write "
-           "| bytes | ncu DRAM read / write |", "|---|---|---:|---:|---|---:|---:|---|---:|"]
+    source = any("ncu_flops_source" in r for r in rows)
+    out = ["| program | kernel | static FLOPs | ncu FLOPs |" + (" ncu FLOPs, source convention |" if source else "")
+           + " FLOPs | static read / write | hand read / write | bytes | ncu DRAM read / write |",
+           "|---|---|---:|---:|" + ("---:|" if source else "") + "---|---:|---:|---|---:|"]
     for r in rows:
         if r["verdict"] != "compared":
-            out.append("| %s | `%s` | | | %s | | | | |" % (r["program"], r["kernel"], r["verdict"]))
+            out.append("| %s | `%s` | | |%s %s | | | | |" % (r["program"], r["kernel"], " |" if source else "",
+                                                         r["verdict"]))
             continue
         flops = {True: "=", False: "differs", None: "static unknown"}[r["flops_agree"]]
-        if r["flops_agree"] is False and (r["static_special"] or 0) > 0 and r["ncu_flops"] > (r["static_flops"] or 0):
+        if source and r["static_flops"] is not None and r.get("ncu_flops_source") is None:
+            flops = "no source-convention row"
+        elif (not source and r["flops_agree"] is False and (r["static_special"] or 0) > 0
+              and r["ncu_flops"] > (r["static_flops"] or 0)):
             flops = "special"
             if "expanded_agree" in r:
                 flops = "special: %s expanded (%s)" % ("=" if r["expanded_agree"] else "differs",
                                                         number(r["static_flops_expanded"]))
         bytes_verdict = {True: "=", False: "differs", None: "data-dependent" if r["hand"].get("data_dependent")
                          else "hand unknown"}[r["bytes_agree"]]
-        out.append("| %s | `%s` | %s | %s | %s | %s / %s | %s / %s | %s | %s / %s |" % (
-            r["program"], r["kernel"], number(r["static_flops"]), number(r["ncu_flops"]), flops,
+        out.append("| %s | `%s` | %s | %s |%s %s | %s / %s | %s / %s | %s | %s / %s |" % (
+            r["program"], r["kernel"], number(r["static_flops"]), number(r["ncu_flops"]),
+            " %s |" % number(r.get("ncu_flops_source")) if source else "", flops,
             number(r["static_read"]), number(r["static_write"]), number(r["hand_read"]), number(r["hand_write"]),
             bytes_verdict, number(r["dram_read"]), number(r["dram_write"])))
     compared = [r for r in rows if r["verdict"] == "compared"]
     footprint = [r for r in compared if r["bytes_agree"] is not None]
+    counted = [r for r in compared if r["static_flops"] is not None]
     flops = [r for r in compared if r["flops_agree"] is not None]
     out.append("")
     out.append("kernels listed: %d; profiled and compared: %d" % (len(rows), len(compared)))
     out.append("bytes: static = hand footprint (read and write within 1%%) on %d of %d kernels with a hand footprint"
                % (sum(r["bytes_agree"] for r in footprint), len(footprint)))
-    out.append("FLOPs: static = ncu within 1%% on %d of %d kernels with a static count; %d kernels' static count "
-               "unknown" % (sum(bool(r["flops_agree"]) for r in flops), len(flops), len(compared) - len(flops)))
-    expanded = [r for r in flops if r["flops_agree"] is False and "expanded_agree" in r]
-    out.append("FLOPs with special operations: static + their measured expansions = ncu within 1%% on %d of %d; "
-               "static = ncu or expanded = ncu on %d of %d kernels with a static count"
-               % (sum(r["expanded_agree"] for r in expanded), len(expanded),
-                  sum(bool(r["flops_agree"]) or bool(r.get("expanded_agree")) for r in flops), len(flops)))
+    out.append("FLOPs: static = ncu%s within 1%% on %d of %d kernels with a static count%s; %d kernels' static "
+               "count unknown" % (" in the source convention" if source else "",
+                                  sum(bool(r["flops_agree"]) for r in flops), len(flops),
+                                  " and a source-convention row" if source else "", len(compared) - len(counted)))
+    if source:
+        # The variant build changes nothing else: where the static side sees no special operation, both of
+        # ncu's counts should be one.
+        plain = [r for r in counted if not r["static_special"] and r.get("ncu_flops_source") is not None
+                 and r["ncu_flops"] is not None]
+        out.append("ncu's two counts within 1%% of each other on %d of %d kernels without special operations"
+                   % (sum(bool(within(r["ncu_flops"], r["ncu_flops_source"])) for r in plain), len(plain)))
+    else:
+        expanded = [r for r in flops if r["flops_agree"] is False and "expanded_agree" in r]
+        out.append("FLOPs with special operations: static + their measured expansions = ncu within 1%% on %d of %d; "
+                   "static = ncu or expanded = ncu on %d of %d kernels with a static count"
+                   % (sum(r["expanded_agree"] for r in expanded), len(expanded),
+                      sum(bool(r["flops_agree"]) or bool(r.get("expanded_agree")) for r in flops), len(flops)))
     # The referee's referee: where the reads cannot come from L2 (over 64 MiB), DRAM reads are the footprint.
     large = [r for r in footprint if r["hand_read"] and r["hand_read"] > 64 << 20 and r["dram_read"]]
     out.append("hand read footprint within 2%% of ncu's DRAM reads on %d of %d kernels reading over 64 MiB"
@@ -330,6 +391,10 @@ def main():
     parser.add_argument("--stage", help="copy the programs' folders into this folder and stop")
     parser.add_argument("--lint")
     parser.add_argument("--results", help="accuracy-h200.sh's OUT_DIR")
+    parser.add_argument("--source-results", help="OUT_DIR of accuracy-h200.sh with ACCURACY_CONVENTION=source: "
+                        "the FLOP referee")
+    parser.add_argument("--earlier-json", help="an earlier run's --json output: its ncu FLOPs (Nsight Compute's "
+                        "convention) stand in the ncu FLOPs column, where --results is a source-convention run")
     parser.add_argument("--static-dir", help="where the static files go (kept between runs of one lint binary)")
     parser.add_argument("--include-dir", action="append", default=[],
                         help="a folder of toolkit headers this machine lacks (BabelStream needs nvml.h), last on "
@@ -361,7 +426,8 @@ def main():
     os.makedirs(static_dir, exist_ok=True)
     rows = compare(programs, corpus_tus, os.path.abspath(args.lint), static_dir,
                    [os.path.abspath(d) for d in args.include_dir], args.results,
-                   read_expansions(args.expansions) if args.expansions else {})
+                   read_expansions(args.expansions) if args.expansions else {}, args.source_results,
+                   read_earlier(args.earlier_json) if args.earlier_json else None)
     table = markdown(rows)
     sys.stdout.write(table)
     if args.markdown:
