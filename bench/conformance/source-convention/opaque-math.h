@@ -32,68 +32,40 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-// The bits of a value and back: integer moves, no arithmetic.
-__host__ __device__ inline unsigned roofcheck_bits(float x) {
-#ifdef __CUDA_ARCH__
-  return __float_as_uint(x);
-#else
-  unsigned bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-#endif
+// The bits of a value and back: integer moves, no arithmetic (a memcpy of one register compiles to none).
+template <typename To, typename From> __host__ __device__ inline To roofcheck_cast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "a cast between types of one size");
+  To y;
+  memcpy(&y, &x, sizeof y);
+  return y;
 }
-__host__ __device__ inline unsigned long long roofcheck_bits(double x) {
-#ifdef __CUDA_ARCH__
-  return static_cast<unsigned long long>(__double_as_longlong(x));
-#else
-  unsigned long long bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-#endif
-}
-__host__ __device__ inline float roofcheck_float(unsigned bits) {
-#ifdef __CUDA_ARCH__
-  return __uint_as_float(bits);
-#else
-  float x;
-  std::memcpy(&x, &bits, sizeof bits);
-  return x;
-#endif
-}
-__host__ __device__ inline double roofcheck_double(unsigned long long bits) {
-#ifdef __CUDA_ARCH__
-  return __longlong_as_double(static_cast<long long>(bits));
-#else
-  double x;
-  std::memcpy(&x, &bits, sizeof bits);
-  return x;
-#endif
-}
+using roofcheck_u32 = unsigned;
+using roofcheck_u64 = unsigned long long;
 
 // One argument: a mantissa bit flipped (one LOP3), which keeps the value finite and near the argument, so
 // that branches on it go much as before. Two arguments: the first's bits with one taken from the second.
-__host__ __device__ inline float roofcheck_opaque(float x) { return roofcheck_float(roofcheck_bits(x) ^ 0x00400000u); }
+__host__ __device__ inline float roofcheck_opaque(float x) { return roofcheck_cast<float>(roofcheck_cast<roofcheck_u32>(x) ^ 0x00400000u); }
 __host__ __device__ inline double roofcheck_opaque(double x) {
-  return roofcheck_double(roofcheck_bits(x) ^ 0x0008000000000000ull);
+  return roofcheck_cast<double>(roofcheck_cast<roofcheck_u64>(x) ^ 0x0008000000000000ull);
 }
 // Integer arguments (sqrt(n), exp(2)) convert as the library's overloads would.
 template <typename T> __host__ __device__ inline double roofcheck_opaque(T x) { return roofcheck_opaque(double(x)); }
 __host__ __device__ inline float roofcheck_opaque2(float a, float b) {
-  return roofcheck_float(roofcheck_bits(a) ^ (roofcheck_bits(b) & 0x00400000u));
+  return roofcheck_cast<float>(roofcheck_cast<roofcheck_u32>(a) ^ (roofcheck_cast<roofcheck_u32>(b) & 0x00400000u));
 }
 __host__ __device__ inline double roofcheck_opaque2(double a, double b) {
-  return roofcheck_double(roofcheck_bits(a) ^ (roofcheck_bits(b) & 0x0008000000000000ull));
+  return roofcheck_cast<double>(roofcheck_cast<roofcheck_u64>(a) ^ (roofcheck_cast<roofcheck_u64>(b) & 0x0008000000000000ull));
 }
 template <typename A, typename B> __host__ __device__ inline double roofcheck_opaque2(A a, B b) {
   return roofcheck_opaque2(double(a), double(b));
 }
 __host__ __device__ inline void roofcheck_opaque_sincos(float x, float *s, float *c) {
   *s = roofcheck_opaque(x);
-  *c = roofcheck_float(roofcheck_bits(x) ^ 0x00200000u);
+  *c = roofcheck_cast<float>(roofcheck_cast<roofcheck_u32>(x) ^ 0x00200000u);
 }
 __host__ __device__ inline void roofcheck_opaque_sincos(double x, double *s, double *c) {
   *s = roofcheck_opaque(x);
-  *c = roofcheck_double(roofcheck_bits(x) ^ 0x0004000000000000ull);
+  *c = roofcheck_cast<double>(roofcheck_cast<roofcheck_u64>(x) ^ 0x0004000000000000ull);
 }
 namespace std {
 using ::roofcheck_opaque;
