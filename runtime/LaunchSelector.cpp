@@ -1,6 +1,20 @@
 #include "LaunchSelector.h"
 
+#include <cctype>
+#include <string_view>
+
 namespace roofcheck::runtime {
+
+bool isCommunicationKernel(const std::string &signature) {
+  std::string_view name = signature;
+  // A mangled free function: _Z, the identifier's length, the identifier.
+  if (name.substr(0, 2) == "_Z") {
+    name.remove_prefix(2);
+    while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.front())))
+      name.remove_prefix(1);
+  }
+  return name.substr(0, 4) == "nccl";
+}
 
 LaunchSelector::LaunchSelector(const RunOptions &options, bool canProfile)
     : skip_(options.launchSkip), count_(options.launchCount), samples_(options.samplesPerSignature),
@@ -34,7 +48,7 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
     return {};
   LaunchDecision decision;
   decision.record = true;
-  if (canProfile_) {
+  if (canProfile_ && !isCommunicationKernel(signature)) {
     int64_t &profiled = profiledPerSignature_[{signature, grid, block}];
     bool trafficTurn = trafficSet_ && profiled % 2 == 1;
     if ((samples_ == 0 || profiled < samples_) && !(trafficTurn && afterReplay)) {

@@ -29,6 +29,11 @@ struct LaunchDecision {
   CounterSet counters = CounterSet::Full;
 };
 
+/// NCCL's kernels (collectives, point-to-point; signature: the mangled name, else the name): each waits on
+/// its peers' kernels in other processes, so a kernel replay of one alone would wait for a peer that never
+/// comes. They are timed and never profiled.
+bool isCommunicationKernel(const std::string &signature);
+
 class LaunchSelector {
 public:
   /// canProfile false (metrics "time", or counters unavailable) never asks for counters.

@@ -110,3 +110,17 @@ TEST(LaunchSelector, ProfiledCountStartsAfterTheSkippedLaunches) {
   EXPECT_TRUE(s.decide("k", "k", g1, b).profile);
   EXPECT_FALSE(s.decide("k", "k", g1, b).profile);
 }
+
+TEST(LaunchSelector, NcclKernelsAreTimedNeverProfiled) {
+  LaunchSelector s(RunOptions{}, true);
+  const std::string allReduce = "_Z40ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE";
+  LaunchDecision d = s.decide("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                              allReduce, g1, b);
+  EXPECT_TRUE(d.record);
+  EXPECT_FALSE(d.profile);
+  EXPECT_FALSE(s.decide("ncclKernel_SendRecv", "", g1, b).profile); // unmangled: the name is the signature
+  EXPECT_TRUE(isCommunicationKernel("ncclDevKernel_Generic"));
+  // A user's kernel that only mentions NCCL is profiled.
+  EXPECT_FALSE(isCommunicationKernel("_Z12after_ncclv"));
+  EXPECT_TRUE(s.decide("after_nccl()", "_Z10after_ncclv", g1, b).profile);
+}
