@@ -4,9 +4,14 @@ instructions that ptxas expands into FLOP-counted arithmetic but the source conv
 operations (division, reciprocal, square root) become integer operations on their operands' bits, a
 half-to-float conversion (which ptxas emits as an fp16 add, HADD2.F32) becomes an integer move, and packed
 half arithmetic (f16x2, bf16x2: one instruction, two lanes) becomes one scalar instruction a lane, so that
-Nsight Compute counts FLOPs per lane as the source convention does. Prints how many of each it rewrote.
+Nsight Compute counts FLOPs per lane as the source convention does. An integer division or remainder by a
+register (ptxas computes it through a floating-point reciprocal: I2F, MUFU.RCP and counted FP adds,
+multiplies and FMAs) becomes a shift-and-subtract long division in integer instructions alone, with the
+same results; one by an immediate is left as it is (ptxas multiplies by a constant). Prints how many of
+each it rewrote.
 
 usage: rewrite-ptx.py FILE.ptx"""
+import itertools
 import re
 import sys
 from collections import Counter
@@ -20,6 +25,12 @@ HALF_TO_FLOAT = re.compile(PREDICATE +
 PACKED = re.compile(PREDICATE +
                     r"(?P<op>fma|add|sub|mul)\.(?P<modifiers>(?:\w+\.)*)(?P<type>f16x2|bf16x2)\s+"
                     r"(?P<operands>[^;]+);")
+
+INTEGER_DIVISION = re.compile(PREDICATE +
+                              r"(?P<op>div|rem)\.(?P<type>[su](?:16|32|64))\s+"
+                              r"(?P<d>[^,\s]+),\s*(?P<a>[^,\s]+),\s*(?P<b>[^;\s]+);")
+# PTX's integer literals: a divisor of this form is left to ptxas, which divides by it without FP.
+IMMEDIATE = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)U?")
 
 # A bit in the mantissa of each width: flipping it is one integer instruction.
 MANTISSA_BIT = {"f32": ("b32", "4194304"), "f64": ("b64", "2251799813685248")}
@@ -69,19 +80,76 @@ def packed(m, counts):
     return "{ " + " ".join(lines) + " }"
 
 
+def integer_division(m, counts, labels):
+    """A restoring long division, inline in a scoped block: the dividend's bits shift into a partial
+    remainder from the top, one a step; where the remainder reaches the divisor (or carried out of the
+    register) the divisor is taken off and a quotient bit, shifted into the dividend's freed low end, set.
+    Signed operations divide the magnitudes and then give the quotient the sign of the operands' product
+    and the remainder the dividend's (C's truncation toward zero). A divisor of zero gives a quotient of all
+    ones and a remainder of the dividend (what ptxas's own expansion gives for unsigned operands)."""
+    if IMMEDIATE.fullmatch(m["b"]):
+        return None
+    counts[f"{m['op']}.{m['type']}"] += 1
+    signed, width = m["type"][0] == "s", int(m["type"][1:])
+    bits, unsigned, own = f"b{width}", f"u{width}", m["type"]
+    label = f"$rc_idiv_{next(labels)}"
+    lines = [f".reg .{bits} %rc_n, %rc_d, %rc_r, %rc_t;",
+             ".reg .pred %rc_pn, %rc_pd, %rc_pc, %rc_pq;",
+             ".reg .b32 %rc_i;"]
+    pred = m["pred"]
+    if pred:
+        # Skipped where the instruction's predicate is false: the destination keeps its value.
+        register = pred.strip().lstrip("@")
+        skip = register[1:] if register.startswith("!") else "!" + register
+        lines.append(f"@{skip} bra {label}_done;")
+    lines += [f"mov.{own} %rc_n, {m['a']};", f"mov.{own} %rc_d, {m['b']};"]
+    if signed:
+        lines += [f"setp.lt.s{width} %rc_pn, %rc_n, 0;", f"setp.lt.s{width} %rc_pd, %rc_d, 0;",
+                  # abs of the most negative value is itself: as unsigned, its magnitude.
+                  f"abs.s{width} %rc_n, %rc_n;", f"abs.s{width} %rc_d, %rc_d;"]
+    lines += [f"mov.{bits} %rc_r, 0;", f"mov.u32 %rc_i, {width};",
+              f"{label}_step:",
+              # The remainder's top bit, shifted out below: then it is above any divisor.
+              f"setp.lt.s{width} %rc_pc, %rc_r, 0;",
+              f"shr.{unsigned} %rc_t, %rc_n, {width - 1};",
+              f"shl.{bits} %rc_r, %rc_r, 1;",
+              f"or.{bits} %rc_r, %rc_r, %rc_t;",
+              f"shl.{bits} %rc_n, %rc_n, 1;",
+              f"setp.ge.or.{unsigned} %rc_pq, %rc_r, %rc_d, %rc_pc;",
+              f"@%rc_pq sub.{unsigned} %rc_r, %rc_r, %rc_d;",
+              f"@%rc_pq or.{bits} %rc_n, %rc_n, 1;",
+              "sub.u32 %rc_i, %rc_i, 1;",
+              "setp.ne.u32 %rc_pc, %rc_i, 0;",
+              f"@%rc_pc bra {label}_step;"]
+    if signed and m["op"] == "div":
+        lines += ["xor.pred %rc_pd, %rc_pd, %rc_pn;", f"@%rc_pd neg.s{width} %rc_n, %rc_n;"]
+    if signed and m["op"] == "rem":
+        lines.append(f"@%rc_pn neg.s{width} %rc_r, %rc_r;")
+    result = "%rc_n" if m["op"] == "div" else "%rc_r"
+    if pred:
+        lines.append(f"{label}_done:")
+    lines.append(f"{pred or ''}mov.{bits} {m['d']}, {result};")
+    return "{\n\t" + "\n\t".join(lines) + "\n\t}"
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     path = sys.argv[1]
     counts = Counter()
+    labels = itertools.count()  # the long divisions' labels, unique in the module
+    rewrites = ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed),
+                (INTEGER_DIVISION, lambda m, counts: integer_division(m, counts, labels)))
     out = []
     for line in open(path):
         line = line.rstrip("\n")
-        for pattern, rewrite in ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed)):
+        for pattern, rewrite in rewrites:
             # Instructions stand alone or inside the braces of inline assembly (cuda_fp16.hpp's).
             m = pattern.search(line)
             if m and not line.lstrip().startswith("//"):
-                line = line[:m.start()] + rewrite(m, counts) + line[m.end():]
+                replacement = rewrite(m, counts)
+                if replacement is not None:
+                    line = line[:m.start()] + replacement + line[m.end():]
                 break
         out.append(line)
     with open(path, "w") as f:
