@@ -38,7 +38,8 @@ def parse(line):
 
 def run(block, registers):
     """Executes a rewritten block: registers maps names to unsigned values (predicates to bools)."""
-    lines = [l.strip() for l in block.strip().strip("{}").split("\n") if l.strip() and not l.strip().startswith(".reg")]
+    lines = [l.strip() for l in block.strip().strip("{}").split("\n")
+             if l.strip() and not l.strip().startswith((".reg", ".pragma"))]
     targets = {l[:-1]: i for i, l in enumerate(lines) if l.endswith(":")}
     pc, steps = 0, 0
     while pc < len(lines):

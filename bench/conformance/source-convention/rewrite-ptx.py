@@ -4,11 +4,12 @@ instructions that ptxas expands into FLOP-counted arithmetic but the source conv
 operations (division, reciprocal, square root) become integer operations on their operands' bits, a
 half-to-float conversion (which ptxas emits as an fp16 add, HADD2.F32) becomes an integer move, and packed
 half arithmetic (f16x2, bf16x2: one instruction, two lanes) becomes one scalar instruction a lane, so that
-Nsight Compute counts FLOPs per lane as the source convention does. An integer division or remainder by a
-register (ptxas computes it through a floating-point reciprocal: I2F, MUFU.RCP and counted FP adds,
-multiplies and FMAs) becomes a shift-and-subtract long division in integer instructions alone, with the
-same results; one by an immediate is left as it is (ptxas multiplies by a constant). Prints how many of
-each it rewrote.
+Nsight Compute counts FLOPs per lane as the source convention does; a negation (an FADD of zero where
+ptxas has no FP instruction to fold it into) becomes a flip of the sign bit. An integer division or
+remainder by a register (ptxas computes it through a floating-point reciprocal, I2F, MUFU.RCP and F2I,
+and moves its constants with HFMA2.MMA, which Nsight Compute counts as fp16 FMAs) becomes a
+shift-and-subtract long division in integer instructions alone, with the same results; one by an
+immediate is left as it is (ptxas multiplies by a constant). Prints how many of each it rewrote.
 
 usage: rewrite-ptx.py FILE.ptx"""
 import itertools
@@ -26,6 +27,7 @@ PACKED = re.compile(PREDICATE +
                     r"(?P<op>fma|add|sub|mul)\.(?P<modifiers>(?:\w+\.)*)(?P<type>f16x2|bf16x2)\s+"
                     r"(?P<operands>[^;]+);")
 
+NEGATION = re.compile(PREDICATE + r"neg\.(?:ftz\.)?(?P<type>f32|f64)\s+(?P<d>[^,\s]+),\s*(?P<a>[^;\s]+);")
 INTEGER_DIVISION = re.compile(PREDICATE +
                               r"(?P<op>div|rem)\.(?P<type>[su](?:16|32|64))\s+"
                               r"(?P<d>[^,\s]+),\s*(?P<a>[^,\s]+),\s*(?P<b>[^;\s]+);")
@@ -80,6 +82,16 @@ def packed(m, counts):
     return "{ " + " ".join(lines) + " }"
 
 
+def negation(m, counts):
+    # ptxas folds a negation into the FP instruction that uses it; where none does (an integer operation
+    # of the rewrite, a store), it is an FADD or DADD of zero, which Nsight Compute counts and the source
+    # convention does not (a sign is no FLOP). A flip of the sign bit is the same value.
+    bits = MANTISSA_BIT[m["type"]][0]
+    sign = "0x80000000" if m["type"] == "f32" else "0x8000000000000000"
+    counts[f"neg.{m['type']}"] += 1
+    return f"{m['pred'] or ''}xor.{bits} {m['d']}, {literal(m['a'])}, {sign};"
+
+
 def integer_division(m, counts, labels):
     """A restoring long division, inline in a scoped block: the dividend's bits shift into a partial
     remainder from the top, one a step; where the remainder reaches the divisor (or carried out of the
@@ -109,6 +121,8 @@ def integer_division(m, counts, labels):
                   f"abs.s{width} %rc_n, %rc_n;", f"abs.s{width} %rc_d, %rc_d;"]
     lines += [f"mov.{bits} %rc_r, 0;", f"mov.u32 %rc_i, {width};",
               f"{label}_step:",
+              # A loop, not 32 or 64 copies of its body (ptxas would unroll it in full).
+              '.pragma "nounroll";',
               # The remainder's top bit, shifted out below: then it is above any divisor.
               f"setp.lt.s{width} %rc_pc, %rc_r, 0;",
               f"shr.{unsigned} %rc_t, %rc_n, {width - 1};",
@@ -138,7 +152,7 @@ def main():
     path = sys.argv[1]
     counts = Counter()
     labels = itertools.count()  # the long divisions' labels, unique in the module
-    rewrites = ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed),
+    rewrites = ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed), (NEGATION, negation),
                 (INTEGER_DIVISION, lambda m, counts: integer_division(m, counts, labels)))
     out = []
     for line in open(path):
