@@ -80,6 +80,22 @@ ReportDot dotOf(const Tally &t, const std::optional<Roofline> &roofline, const R
   return d;
 }
 
+/// What PM sampling says of a kernel's launches that have sampled bytes: their DRAM traffic and its rate, and
+/// against the static ideal bytes of the same launches.
+Explanation sampledTrafficNote(const SampledCounts &c, int64_t launches) {
+  double bytes = c.dramReadBytes + c.dramWriteBytes;
+  std::vector<std::string> evidence = {
+      "read " + si(c.dramReadBytes, "B") + ", written " + si(c.dramWriteBytes, "B"),
+      "time " + duration(c.timeNs)};
+  if (c.idealBytes && *c.idealBytes > 0)
+    evidence.push_back("ideal " + si(*c.idealBytes, "B") + ": " + ratio(bytes / *c.idealBytes));
+  std::string message = "PM sampling over " + std::to_string(c.launches) + " of " + std::to_string(launches) +
+                        " launches: " + si(bytes, "B") + " of DRAM traffic";
+  if (c.timeNs > 0)
+    message += " at " + si(bytes / (c.timeNs * 1e-9), "B/s");
+  return {"sampled-traffic", "note", message, evidence};
+}
+
 std::string commaSeparated(const std::set<std::string> &names) {
   std::string text;
   for (const std::string &name : names)
@@ -482,6 +498,10 @@ Model measuredModel(const Inputs &inputs) {
       k.explanations.push_back({"no-ceiling", "warning",
                                 "the ceilings file has no " + *k.dtype + " compute ceiling: no roof for this kernel",
                                 {drawn->path}});
+    if (t.sampledLaunches > 0) {
+      k.sampled = SampledCounts{t.sampledLaunches, t.sampledTimeNs, t.sampledRead, t.sampledWrite, t.sampledIdeal.get()};
+      k.explanations.push_back(sampledTrafficNote(*k.sampled, t.launches));
+    }
     if (t.profiled == 0)
       k.explanations.push_back({"not-profiled", "note",
                                 "timing only: no launch of this kernel was profiled, so it has no measured dot", {}});

@@ -587,6 +587,8 @@ Launch launchFromCompact(const FieldReader &r, int64_t &kernel) {
     case LaunchField::Profiled: l.profiled = r.boolean(key); break;
     case LaunchField::ReplayPasses: l.replayPasses = replayPassesFrom(r, key); break;
     case LaunchField::Metrics: l.metrics = metricsFrom(r.object(key)); break;
+    case LaunchField::Sampled: l.sampled = metricsFrom(r.object(key)); break;
+    case LaunchField::SampledShared: l.sampledShared = r.boolean(key); break;
     }
   }
   return l;
@@ -1048,6 +1050,26 @@ MeasuredCounts measuredCountsFrom(const FieldReader &r) {
   return m;
 }
 
+Json toJson(const SampledCounts &c) {
+  return Json{{"launches", c.launches},
+              {"time_ns", c.timeNs},
+              {"dram_read_bytes", c.dramReadBytes},
+              {"dram_write_bytes", c.dramWriteBytes},
+              {"ideal_bytes", optionalJson(c.idealBytes)}};
+}
+
+SampledCounts sampledCountsFrom(const FieldReader &r) {
+  SampledCounts c;
+  c.launches = nonNegativeInteger(r, "launches");
+  c.timeNs = r.number("time_ns");
+  c.dramReadBytes = r.number("dram_read_bytes");
+  c.dramWriteBytes = r.number("dram_write_bytes");
+  if (c.timeNs < 0 || c.dramReadBytes < 0 || c.dramWriteBytes < 0)
+    r.fail("time_ns", "time and bytes must not be negative");
+  c.idealBytes = optionalNonNegative(r, "ideal_bytes");
+  return c;
+}
+
 /// A dot's fields, the same in kernels, signatures and ranks.
 void putDot(Json &out, const ReportDot &d) {
   out["intensity"] = {{"predicted_ideal", optionalJson(d.predictedIntensityIdeal)},
@@ -1169,6 +1191,8 @@ Json toJson(const ReportDocument &doc) {
     out["dtype"] = optionalJson(k.dtype);
     out["predicted_counts"] = k.predicted ? toJson(*k.predicted) : Json(nullptr);
     out["measured_counts"] = k.measured ? toJson(*k.measured) : Json(nullptr);
+    if (k.sampled)
+      out["sampled_traffic"] = toJson(*k.sampled);
     out["signatures"] = Json::array();
     for (const ReportSignature &s : k.signatures)
       out["signatures"].push_back(toJson(s));
@@ -1234,6 +1258,8 @@ ReportDocument reportFromJson(const Json &json, const std::string &source) {
       k.predicted = predictedFrom(*pr);
     if (auto mr = r.optionalObject("measured_counts"))
       k.measured = measuredCountsFrom(*mr);
+    if (auto sr = r.optionalObject("sampled_traffic"))
+      k.sampled = sampledCountsFrom(*sr);
     for (const FieldReader &sr : r.optionalArray("signatures"))
       k.signatures.push_back(signatureFrom(sr));
     for (const FieldReader &rr : r.optionalArray("ranks"))

@@ -97,6 +97,14 @@ void Tally::add(const Launch &l, std::optional<double> durationNs, const Values 
   timeNs += durationNs.value_or(0);
   for (int i = 0; i < FieldCount; ++i)
     predictedAll[i].add(predicted ? (*predicted)[i] : std::nullopt);
+  auto read = l.sampled.find(metrics::DramRead), write = l.sampled.find(metrics::DramWrite);
+  if (read != l.sampled.end() && write != l.sampled.end()) {
+    ++sampledLaunches;
+    sampledTimeNs += durationNs.value_or(0);
+    sampledRead += read->second;
+    sampledWrite += write->second;
+    sampledIdeal.add(predicted ? (*predicted)[Ideal] : std::nullopt);
+  }
   if (!l.profiled)
     return;
   ++profiled;

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string_view>
 
 namespace roofcheck {
@@ -39,9 +40,12 @@ public:
       return false;
     if (!field_)
       return true;
-    if (*field_ != LaunchField::Profiled)
+    if (*field_ == LaunchField::Profiled)
+      l_.profiled = value;
+    else if (*field_ == LaunchField::SampledShared)
+      l_.sampledShared = value;
+    else
       return false;
-    l_.profiled = value;
     return true;
   }
   bool number_integer(int64_t value) { return integer(value); }
@@ -68,8 +72,10 @@ public:
   bool start_object() {
     if (place_ == In::Top && !done_)
       return (place_ = In::Record), true;
-    if (place_ == In::Record && field_ == LaunchField::Metrics)
+    if (place_ == In::Record && (field_ == LaunchField::Metrics || field_ == LaunchField::Sampled)) {
+      counts_ = field_ == LaunchField::Metrics ? &l_.metrics : &l_.sampled;
       return (place_ = In::Metrics), true;
+    }
     return false; // an object in an unknown field: launchFromCompact's business
   }
   bool key(std::string_view name) {
@@ -83,7 +89,7 @@ public:
     }
     if (place_ == In::Metrics) {
       metricName_ = name;
-      return !l_.metrics.count(metricName_);
+      return !counts_->count(metricName_);
     }
     return false;
   }
@@ -158,7 +164,7 @@ private:
   bool metric(double v) {
     if (!(v >= 0) || v > std::numeric_limits<double>::max())
       return false;
-    l_.metrics.emplace(std::move(metricName_), v);
+    counts_->emplace(std::move(metricName_), v);
     return true;
   }
 
@@ -172,6 +178,7 @@ private:
   int dimCount_ = 0;
   int argIndex_ = 0;
   std::string metricName_;
+  std::map<std::string, double> *counts_ = nullptr; ///< metrics or sampled, whichever object is open
 };
 
 /// A JSON reader for the shape of a launch record, several times faster than a general one: strings are

@@ -18,11 +18,12 @@ inline constexpr std::array<std::string_view, 7> KernelFieldNames = {
 /// cluster, dynamic shared memory, NVTX range or counters, and a launch record stays near 150 bytes.
 enum class LaunchField {
   Record, Index, Kernel, Device, Context, Stream, Grid, Block, // required
-  Cluster, SharedDynamic, Args, Nvtx, DurationNs, Profiled, ReplayPasses, Metrics, // optional
+  Cluster, SharedDynamic, Args, Nvtx, DurationNs, Profiled, ReplayPasses, Metrics, Sampled, SampledShared, // optional
 };
-inline constexpr std::array<std::string_view, 16> LaunchFieldNames = {
+inline constexpr std::array<std::string_view, 18> LaunchFieldNames = {
     "record",  "index",          "kernel", "device", "context",     "stream",   "grid",          "block",
-    "cluster", "shared_dynamic", "args",   "nvtx",   "duration_ns", "profiled", "replay_passes", "metrics"};
+    "cluster", "shared_dynamic", "args",   "nvtx",   "duration_ns", "profiled", "replay_passes", "metrics",
+    "sampled", "sampled_shared"};
 inline constexpr LaunchField FirstOptionalLaunchField = LaunchField::Cluster;
 
 inline constexpr std::string_view nameOf(KernelField f) { return KernelFieldNames[static_cast<size_t>(f)]; }

@@ -112,6 +112,20 @@ void appendKernelRecord(std::string &out, int64_t id, const Launch &l,
   text.end();
 }
 
+void appendMetrics(RecordText &text, const std::map<std::string, double> &metrics) {
+  text.raw("{");
+  bool first = true;
+  for (const auto &[name, value] : metrics) {
+    if (!first)
+      text.raw(",");
+    first = false;
+    text.string(name);
+    text.raw(":");
+    text.raw(Json(value).dump()); // nlohmann's shortest round-trip form of a double
+  }
+  text.raw("}");
+}
+
 } // namespace
 
 void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
@@ -137,6 +151,8 @@ void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
     case LaunchField::Profiled: if (!l.profiled) continue; break;
     case LaunchField::ReplayPasses: if (!l.replayPasses) continue; break;
     case LaunchField::Metrics: if (l.metrics.empty()) continue; break;
+    case LaunchField::Sampled: if (l.sampled.empty()) continue; break;
+    case LaunchField::SampledShared: if (!l.sampledShared) continue; break;
     default: break;
     }
     text.field(f);
@@ -165,20 +181,9 @@ void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
     case LaunchField::DurationNs: text.integer(*l.durationNs); break;
     case LaunchField::Profiled: text.raw("true"); break;
     case LaunchField::ReplayPasses: text.integer(*l.replayPasses); break;
-    case LaunchField::Metrics: {
-      text.raw("{");
-      bool firstMetric = true;
-      for (const auto &[name, value] : l.metrics) {
-        if (!firstMetric)
-          text.raw(",");
-        firstMetric = false;
-        text.string(name);
-        text.raw(":");
-        text.raw(Json(value).dump()); // nlohmann's shortest round-trip form of a double
-      }
-      text.raw("}");
-      break;
-    }
+    case LaunchField::Metrics: appendMetrics(text, l.metrics); break;
+    case LaunchField::Sampled: appendMetrics(text, l.sampled); break;
+    case LaunchField::SampledShared: text.raw("true"); break;
     }
   }
   text.end();

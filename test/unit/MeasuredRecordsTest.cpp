@@ -75,9 +75,12 @@ TEST(MeasuredRecords, EveryFieldReadsBackAsWritten) {
   extremes.replayPasses = 9;
   extremes.metrics = {{"a.sum", 0.0},  {"b.sum", 1e20},           {"c.sum", 1.5e-7}, {"d.sum", 123456789.125},
                       {"e.sum", 0.1},  {"f.sum", 6.02214076e23},  {"g.sum", 5e-324}, {"we\"ird", 4.0}};
+  extremes.sampled = {{"dram__bytes_read.sum", 1.5e9}, {"we\"ird", 0.25}};
   Launch quoted = scale(1);
   quoted.name = "k<\"quoted\" \\\\ back>(int)\t\n\x01";
   quoted.mangled = "_Z1kv\x7f";
+  quoted.sampled = {{"dram__bytes_read.sum", 123.5}, {"dram__bytes_write.sum", 0.0}}; // a launch line of plain ASCII
+  quoted.sampledShared = true;
   Launch plain = scale(2);
   plain.args.clear();
   plain.durationNs = std::nullopt;

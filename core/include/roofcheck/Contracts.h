@@ -199,6 +199,12 @@ struct Launch {
   /// file does not say (before it was recorded per launch, the header's replay_passes applied to all).
   std::optional<int64_t> replayPasses;
   std::map<std::string, double> metrics; ///< Nsight Compute metric name -> value
+  /// What PM sampling counted during this launch's kernel (every launch, no replay): Nsight Compute metric
+  /// name -> the launch's share of the samples its span overlaps; empty where it was not sampled.
+  std::map<std::string, double> sampled;
+  /// A sample this launch overlapped also overlapped another launch: its share is split by overlap, an
+  /// estimate rather than a count.
+  bool sampledShared = false;
   bool operator==(const Launch &) const = default;
 };
 
@@ -329,6 +335,16 @@ struct MeasuredCounts {
   std::optional<int64_t> trafficReplayPasses;
 };
 
+/// What PM sampling counted over every launch of a kernel that has sampled bytes (`roofcheck run`
+/// --sampled-traffic; profiled launches have none): sums over those launches, not means.
+struct SampledCounts {
+  int64_t launches = 0;
+  double timeNs = 0;
+  double dramReadBytes = 0, dramWriteBytes = 0;
+  std::optional<double> idealBytes; ///< the static ideal bytes of the same launches, where every one is known
+  bool operator==(const SampledCounts &) const = default;
+};
+
 /// Where a group of launches sits on the roofline: a kernel, one of its launch signatures and its launches
 /// in one process carry the same fields, written under the same names; what a group cannot say is null.
 struct ReportDot {
@@ -382,6 +398,7 @@ struct ReportKernel : ReportDot {
   std::optional<std::string> dtype;     ///< FLOP bucket whose ceiling gives the roof
   std::optional<PredictedCounts> predicted;
   std::optional<MeasuredCounts> measured;
+  std::optional<SampledCounts> sampled;
   std::vector<ReportSignature> signatures;
   std::vector<ReportRank> ranks;
 };

@@ -33,6 +33,7 @@ ReportDocument fullReport() {
   p.bytesIdeal = Quantity::of(Expr::parse("8 * n"), {{"n", Number(int64_t{4})}});
   k.predicted = p;
   k.measured = MeasuredCounts{2, 200000, 167772160.0, 335544320.0, 335544320.0, std::nullopt, 1, 8};
+  k.sampled = SampledCounts{1, 150000, 268435456.0, 268435457.5, std::nullopt};
   ReportSignature s;
   s.grid = {4096, 1, 1};
   s.block = {256, 1, 1};
@@ -71,6 +72,7 @@ TEST(ReportContractAdditions, RoundTrip) {
   EXPECT_EQ(k.measured->trafficLaunches, 1);
   EXPECT_EQ(k.measured->trafficReplayPasses, 8);
   EXPECT_EQ(k.measured->l2Bytes, std::nullopt);
+  EXPECT_EQ(k.sampled, (SampledCounts{1, 150000, 268435456.0, 268435457.5, std::nullopt}));
   EXPECT_EQ(k.signatures[0].args[1].first, "alpha"); // order kept
   EXPECT_EQ(k.ranks[0].rank, 1);
   EXPECT_EQ(k.ranks[0].fractionOfRoof, 0.763); // a rank's dot has every field a kernel's has
