@@ -27,9 +27,9 @@ std::string perType(const std::map<std::string, double> &values) {
   return text.empty() ? "-" : text;
 }
 
-std::string metric(const roofcheck::Launch &l, const std::string &name) {
-  auto it = l.metrics.find(name);
-  if (it == l.metrics.end())
+std::string value(const std::map<std::string, double> &values, const std::string &name) {
+  auto it = values.find(name);
+  if (it == values.end())
     return "-";
   char text[64];
   std::snprintf(text, sizeof text, "%.0f", it->second);
@@ -59,15 +59,18 @@ int main(int argc, char **argv) {
         nvtx += (nvtx.empty() ? "" : "/") + r;
       roofcheck::MeasuredFlops flops = roofcheck::measuredFlops(l.metrics);
       std::printf("launch %lld %s grid=%s block=%s cluster=%s device=%d stream=%llu timed=%s profiled=%s args=%s nvtx=%s "
-                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s passes=%s registers=%d\n",
+                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s passes=%s registers=%d "
+                  "sampled_read=%s sampled_write=%s sampled_shared=%s\n",
                   static_cast<long long>(l.index), l.name.c_str(), dim(l.grid).c_str(), dim(l.block).c_str(), dim(l.cluster).c_str(), l.device,
                   static_cast<unsigned long long>(l.stream), l.durationNs && *l.durationNs > 0 ? "yes" : "no",
-                  l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), metric(l, roofcheck::metrics::DramRead).c_str(),
-                  metric(l, roofcheck::metrics::DramWrite).c_str(),
+                  l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), value(l.metrics, roofcheck::metrics::DramRead).c_str(),
+                  value(l.metrics, roofcheck::metrics::DramWrite).c_str(),
                   flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-",
                   perType(roofcheck::runtime::tensorOps(l.metrics)).c_str(),
                   perType(roofcheck::runtime::tensorFlops(l.metrics)).c_str(),
-                  l.replayPasses ? std::to_string(*l.replayPasses).c_str() : "-", l.registers);
+                  l.replayPasses ? std::to_string(*l.replayPasses).c_str() : "-", l.registers,
+                  value(l.sampled, roofcheck::metrics::DramRead).c_str(),
+                  value(l.sampled, roofcheck::metrics::DramWrite).c_str(), l.sampledShared ? "yes" : "no");
     }
     std::printf("launches=%zu\n", launches.size());
     for (const std::string &w : file.warnings)

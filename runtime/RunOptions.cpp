@@ -61,6 +61,9 @@ std::string runUsage() {
          "                      sample of a signature counts only time, DRAM and L2 bytes, in one pass,\n"
          "                      so replay's own memory traffic is not in its DRAM bytes; such a sample\n"
          "                      skips the launch right after a replayed one\n"
+         "  --sampled-traffic US|off  with --metrics time: DRAM bytes of every launch from PM\n"
+         "                      sampling, the device's counters read every US microseconds of GPU\n"
+         "                      time, each launch given its share (default off)\n"
          "  --output-dir DIR    where the measured files go (default: the current directory)\n"
          "  --report            after PROGRAM, run roofcheck report on the measured files it wrote\n"
          "  --static FILE...    with --report: roofcheck.static/1 files (end the list with --)\n"
@@ -147,6 +150,16 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
       if (what != "on" && what != "off")
         throw Error("option --traffic-set needs on or off, got '" + what + "'");
       line.options.trafficSet = what == "on";
+    } else if (reader.is("--sampled-traffic")) {
+      std::string what = reader.value("--sampled-traffic");
+      int64_t us = 0;
+      if (what != "off") {
+        auto [end, ec] = std::from_chars(what.data(), what.data() + what.size(), us);
+        if (ec != std::errc() || end != what.data() + what.size() || us < 1 || us > 1000000)
+          throw Error("option --sampled-traffic needs off or an interval of 1 to 1000000 microseconds, got '" +
+                      what + "'");
+      }
+      line.options.sampledTrafficIntervalNs = us * 1000;
     } else if (reader.is("--output-dir")) {
       line.options.outputDir = reader.value("--output-dir");
       if (line.options.outputDir.empty())
@@ -170,6 +183,9 @@ RunCommandLine parseRunCommandLine(const std::vector<std::string> &args) {
       break;
     }
   }
+  if (line.options.sampledTrafficIntervalNs > 0 && line.options.metricsMode != MetricsMode::Time)
+    throw Error("option --sampled-traffic needs --metrics time: PM sampling and the range profiler that counts "
+                "the other metrics cannot hold the GPU's counters at once");
   if (!line.report.wanted && (!line.report.staticFiles.empty() || line.report.ceilings))
     throw Error(std::string("option ") + (line.report.ceilings ? "--ceilings" : "--static") +
                 " is for the report: add --report");
@@ -186,6 +202,7 @@ Json toJson(const RunOptions &o) {
               {"metrics", metricsModeName(o.metricsMode)},
               {"metric_list", o.metrics},
               {"traffic_set", o.trafficSet},
+              {"sampled_traffic_interval_ns", o.sampledTrafficIntervalNs},
               {"output_dir", o.outputDir},
               {"session", o.session}};
 }
@@ -222,6 +239,9 @@ RunOptions runOptionsFromJson(const std::string &text) {
     o.metrics.push_back(name.get<std::string>());
   }
   o.trafficSet = r.boolean("traffic_set");
+  o.sampledTrafficIntervalNs = r.integer("sampled_traffic_interval_ns");
+  if (o.sampledTrafficIntervalNs < 0)
+    r.fail("sampled_traffic_interval_ns", "must not be negative");
   o.outputDir = r.string("output_dir");
   o.session = r.string("session");
   return o;

@@ -28,6 +28,10 @@ struct RunOptions {
   /// Every second profiled launch of a signature counts only trafficMetrics(), in one pass, where the
   /// full set needs kernel replay: replay's save and restore leave dirty lines in L2 that inflate DRAM writes.
   bool trafficSet = true;
+  /// DRAM bytes of every launch from CUPTI's PM sampling: the device's counters read every this many ns of
+  /// GPU time, each launch given its share of the samples its kernel overlaps; 0 = off. Only with
+  /// MetricsMode::Time: PM sampling and the range profiler cannot hold the counters at once.
+  int64_t sampledTrafficIntervalNs = 0;
   std::string outputDir = ".";
   std::string session;                  ///< set by the launcher so it can find the files of its run
 };

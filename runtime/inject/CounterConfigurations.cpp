@@ -18,11 +18,7 @@ CounterConfigurations::Outcome CounterConfigurations::configure(CUcontext contex
     if (!hosts_.try_emplace(index).second)
       return Outcome::Earlier;
   }
-  std::call_once(profilerInitialized_, [this] {
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    profilerUsable_ = diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
-  });
-  if (!profilerUsable_)
+  if (!initializeProfiler())
     return Outcome::NotAllowed;
   DeviceCounters counters;
   Outcome outcome = make(counters, context, device, requested, addTensorMetrics, trafficSet);
@@ -31,6 +27,14 @@ CounterConfigurations::Outcome CounterConfigurations::configure(CUcontext contex
     hosts_[index] = std::move(counters);
   }
   return outcome;
+}
+
+bool CounterConfigurations::initializeProfiler() {
+  std::call_once(profilerInitialized_, [this] {
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    profilerUsable_ = diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+  });
+  return profilerUsable_;
 }
 
 CounterConfigurations::Outcome CounterConfigurations::make(DeviceCounters &counters, CUcontext context,

@@ -31,6 +31,8 @@ public:
   /// CUPTI and the driver are asked). trafficSet: make the one-pass traffic set where the metrics need replay.
   Outcome configure(CUcontext context, CUdevice device, const std::vector<std::string> &requested,
                     bool addTensorMetrics, bool trafficSet);
+  /// cuptiProfilerInitialize, once per process (every profiler API needs it); false where it failed.
+  bool initializeProfiler();
   /// The configuration for a counter set (the full one where the device has no traffic set); nullptr
   /// where the device has none.
   CuptiProfilerHost *hostFor(int device, CounterSet set);

@@ -245,6 +245,10 @@ void Shim::onContextCreated(CUcontext context) {
   int device = deviceOf(context);
   if (countersWanted_)
     configureCounters(context, device);
+  // PM sampling and the range profiler cannot hold a device's counters at once (docs/runtime.md): sampled
+  // traffic is for runs without profiled launches.
+  if (options_.sampledTrafficIntervalNs > 0 && !countersWanted_)
+    traffic_.startDevice(device, context, options_.sampledTrafficIntervalNs);
   diagnostics_.trace("context set up");
 }
 
@@ -252,8 +256,16 @@ void Shim::onContextDestroying(CUcontext context) {
   diagnostics_.trace("context being destroyed");
   activity_.flushAll();
   profiler_.release(context);
-  std::lock_guard<std::mutex> lock(contextMutex_);
-  contextDevice_.erase(context);
+  int device = deviceOf(context);
+  bool lastOfDevice = false;
+  {
+    std::lock_guard<std::mutex> lock(contextMutex_);
+    contextDevice_.erase(context);
+    lastOfDevice = std::none_of(contextDevice_.begin(), contextDevice_.end(),
+                                [&](const auto &c) { return c.second == device; });
+  }
+  if (lastOfDevice)
+    traffic_.stopDevice(device); // its samples are decoded while the device can still be asked
 }
 
 void Shim::onNvtxPush(const char *message) { nvtx_.push(message); }
@@ -449,7 +461,8 @@ void Shim::processQueue() {
     lock.lock();
     if (stopping_)
       break;
-    if (!work)
+    // Sampled traffic is settled as time passes, and samples no launch needs are dropped, work or not.
+    if (!work && options_.sampledTrafficIntervalNs == 0)
       continue;
     // Everything queued is handled and written in one go: one write(2) however many buffers CUPTI
     // handed over meanwhile.
@@ -487,6 +500,7 @@ void Shim::handleBatches(std::deque<std::vector<KernelRecord>> &batches) {
   for (const std::vector<KernelRecord> &batch : batches)
     for (const KernelRecord &r : batch)
       onKernelRecordLocked(r);
+  settleTrafficLocked(false);
   timing_.stop(ShimTiming::Match, started);
 }
 
@@ -567,7 +581,7 @@ void Shim::onKernelRecordLocked(const KernelRecord &r) {
     fill(p.launch);
     p.timed = true;
     if (!p.awaitingMetrics) {
-      emitLocked(std::move(p.launch));
+      completeLocked(std::move(p.launch), r);
       pending_.erase(it);
     }
     return;
@@ -585,7 +599,30 @@ void Shim::onKernelRecordLocked(const KernelRecord &r) {
   fill(l);
   if (auto nvtx = graphNvtx_.find(r.correlationId); nvtx != graphNvtx_.end())
     l.nvtx = nvtx->second;
-  emitLocked(std::move(l));
+  completeLocked(std::move(l), r);
+}
+
+void Shim::completeLocked(Launch &&launch, const KernelRecord &record) {
+  if (!traffic_.samples(launch.device)) {
+    emitLocked(std::move(launch));
+    return;
+  }
+  uint64_t id = nextSpanId_++;
+  traffic_.addSpan(id, launch.device, {record.start, record.end});
+  awaitingTraffic_.emplace(id, std::move(launch));
+}
+
+void Shim::settleTrafficLocked(bool all) {
+  for (TrafficLedger::Settled &s : all ? traffic_.finish() : traffic_.settle()) {
+    auto it = awaitingTraffic_.find(s.id);
+    if (it == awaitingTraffic_.end())
+      continue;
+    Launch &l = it->second;
+    l.sampled = std::move(s.traffic.values);
+    l.sampledShared = !l.sampled.empty() && s.traffic.shared;
+    emitLocked(std::move(l));
+    awaitingTraffic_.erase(it);
+  }
 }
 
 void Shim::writeHeader() {
@@ -704,6 +741,7 @@ void Shim::writeOut(bool atExit) {
   RunCounts counts;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    settleTrafficLocked(true);
     // At exit every kernel has finished; after a signal, a launch without its record may never have run.
     writePendingLocked(atExit);
     counts.launchesSeen = seen_;

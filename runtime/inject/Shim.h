@@ -17,6 +17,7 @@
 #include "Diagnostics.h"
 #include "KernelInfoCache.h"
 #include "NvmlClocks.h"
+#include "SampledTraffic.h"
 #include "roofcheck/MeasuredRecords.h"
 #include "ShimTiming.h"
 
@@ -92,6 +93,10 @@ private:
   int deviceOf(CUcontext context);
   void writeHeader();
   void emitLocked(Launch &&launch); ///< queues a finished launch; writeReady() writes it
+  /// A launch whose kernel ran (record is its activity record): emitted once its sampled traffic is settled.
+  void completeLocked(Launch &&launch, const KernelRecord &record);
+  /// Emits the launches whose sampled traffic is settled (all of them: at the end).
+  void settleTrafficLocked(bool all);
   void writeReady();                ///< serialises the queued launches and writes them in one go
   void writePendingLocked(bool includeUntimed);
   void writeOut(bool atExit); ///< finish() and finishAfterSignal()
@@ -112,6 +117,7 @@ private:
   std::once_flag initialized_;
   std::once_flag describeStarted_;
   CounterConfigurations counters_{diagnostics_};
+  SampledTraffic traffic_{diagnostics_, counters_};
   std::atomic<bool> finished_{false};
   std::mutex writeOutMutex_; // held by writeOut: the exit's and a signal's are one after the other
   std::atomic<int64_t> nextIndex_{0};
@@ -160,6 +166,8 @@ private:
   std::unordered_map<uint32_t, Pending> pending_;
   std::unordered_map<uint32_t, std::vector<std::string>> graphNvtx_;
   std::unordered_map<std::string, int> activityRegisters_; ///< by mangled name, from activity records
+  std::unordered_map<uint64_t, Launch> awaitingTraffic_;    ///< ran, by their span's id in traffic_
+  uint64_t nextSpanId_ = 0;
   int64_t recorded_ = 0;
   int64_t profiled_ = 0;
 };

@@ -27,6 +27,7 @@ TEST(RunOptions, DefaultsAndProgramAfterDoubleDash) {
   EXPECT_EQ(line.options.metricsMode, MetricsMode::Default);
   EXPECT_EQ(line.options.outputDir, ".");
   EXPECT_TRUE(line.options.trafficSet);
+  EXPECT_EQ(line.options.sampledTrafficIntervalNs, 0);
 }
 
 TEST(RunOptions, EveryOptionParsed) {
@@ -47,6 +48,13 @@ TEST(RunOptions, EveryOptionParsed) {
 
 TEST(RunOptions, MetricsTimeAndHelp) {
   EXPECT_EQ(parseRunCommandLine({"--metrics", "time", "x"}).options.metricsMode, MetricsMode::Time);
+  // Sampled traffic: with durations only, in either order.
+  EXPECT_EQ(parseRunCommandLine({"--metrics", "time", "x"}).options.sampledTrafficIntervalNs, 0);
+  EXPECT_EQ(parseRunCommandLine({"--sampled-traffic", "5", "--metrics", "time", "x"}).options.sampledTrafficIntervalNs,
+            5000);
+  EXPECT_EQ(parseRunCommandLine({"--metrics=time", "--sampled-traffic=20", "x"}).options.sampledTrafficIntervalNs,
+            20000);
+  EXPECT_EQ(parseRunCommandLine({"--metrics=time", "--sampled-traffic=off", "x"}).options.sampledTrafficIntervalNs, 0);
   EXPECT_TRUE(parseRunCommandLine({"--help"}).help);
   EXPECT_TRUE(parseRunCommandLine({"--version"}).version);
 }
@@ -62,6 +70,13 @@ TEST(RunOptions, BadInputNamesTheProblem) {
   EXPECT_NE(errorOf({"--metrics", "a,,b", "./app"}).find("empty metric name"), std::string::npos);
   EXPECT_NE(errorOf({"--metrics", "dram bytes", "./app"}).find("is not a metric name"), std::string::npos);
   EXPECT_EQ(errorOf({"--traffic-set", "yes", "./app"}), "option --traffic-set needs on or off, got 'yes'");
+  EXPECT_EQ(errorOf({"--sampled-traffic", "10", "./app"}),
+            "option --sampled-traffic needs --metrics time: PM sampling and the range profiler that counts the "
+            "other metrics cannot hold the GPU's counters at once");
+  for (const char *bad : {"0", "1000001", "10us", "-5", "on"})
+    EXPECT_EQ(errorOf({"--metrics", "time", "--sampled-traffic", bad, "./app"}),
+              std::string("option --sampled-traffic needs off or an interval of 1 to 1000000 microseconds, got '") +
+                  bad + "'");
 }
 
 TEST(RunOptions, JsonRoundTrip) {
@@ -75,6 +90,7 @@ TEST(RunOptions, JsonRoundTrip) {
   o.outputDir = "/out";
   o.session = "12-34";
   o.trafficSet = false;
+  o.sampledTrafficIntervalNs = 20000;
   RunOptions back = runOptionsFromJson(toJson(o).dump());
   EXPECT_EQ(back.kernelRegex, "k");
   EXPECT_EQ(back.launchSkip, 4);
@@ -85,6 +101,7 @@ TEST(RunOptions, JsonRoundTrip) {
   EXPECT_EQ(back.outputDir, "/out");
   EXPECT_EQ(back.session, "12-34");
   EXPECT_FALSE(back.trafficSet);
+  EXPECT_EQ(back.sampledTrafficIntervalNs, 20000);
   EXPECT_FALSE(runOptionsFromJson(toJson(RunOptions{}).dump()).launchCount);
 }
 
