@@ -39,7 +39,8 @@ public:
   void addSpan(uint64_t id, int device, KernelSpan span);
   /// The spans whose samples are decoded and whose neighbours' records have had time to arrive.
   std::vector<TrafficLedger::Settled> settle();
-  /// Sampling stopped and its last samples decoded (within a second), every span settled (at the end).
+  /// At the end: the sampling thread done (within a second; no PM sampling call is made at exit), every span
+  /// settled with the samples decoded so far.
   std::vector<TrafficLedger::Settled> finish();
 
 private:
