@@ -48,8 +48,8 @@ for part in $parts; do
 import sys, measured
 launches = list(measured.launches(sys.argv[1]))
 sampled = [l for l in launches if l.get("sampled")]
-print(f"{len(sampled)} of {len(launches)} launches with sampled bytes, "
-      f"{sum(1 for l in sampled if l.get("sampled_shared"))} of them sharing a sample")' \
+shared = sum(1 for l in sampled if l.get("sampled_shared"))
+print(f"{len(sampled)} of {len(launches)} launches with sampled bytes, {shared} of them sharing a sample")' \
       "$(ls -t "$out"/roofcheck.*.measured.jsonl | head -1)")
     ;;
   accuracy)
