@@ -498,8 +498,9 @@ Model measuredModel(const Inputs &inputs) {
       k.explanations.push_back({"no-ceiling", "warning",
                                 "the ceilings file has no " + *k.dtype + " compute ceiling: no roof for this kernel",
                                 {drawn->path}});
-    if (t.sampledLaunches > 0) {
-      k.sampled = SampledCounts{t.sampledLaunches, t.sampledTimeNs, t.sampledRead, t.sampledWrite, t.sampledIdeal.get()};
+    if (t.sampled.launches > 0) {
+      k.sampled = t.sampled;
+      k.sampled->idealBytes = t.sampledIdeal.get();
       k.explanations.push_back(sampledTrafficNote(*k.sampled, t.launches));
     }
     if (t.profiled == 0)

@@ -15,10 +15,9 @@ void TrafficLedger::addSamples(int device, std::vector<PmSample> &&samples) {
     d.samples.push_back(std::move(s));
   }
   // Decoded oldest first, drain after drain: sorting is needed only where a decode overlapped another.
-  if (!std::is_sorted(d.samples.begin(), d.samples.end(),
-                      [](const PmSample &a, const PmSample &b) { return a.start < b.start; }))
-    std::stable_sort(d.samples.begin(), d.samples.end(),
-                     [](const PmSample &a, const PmSample &b) { return a.start < b.start; });
+  auto byStart = [](const PmSample &a, const PmSample &b) { return a.start < b.start; };
+  if (!std::is_sorted(d.samples.begin(), d.samples.end(), byStart))
+    std::stable_sort(d.samples.begin(), d.samples.end(), byStart);
 }
 
 uint64_t TrafficLedger::sampledUntil(int device) const {

@@ -1061,11 +1061,10 @@ Json toJson(const SampledCounts &c) {
 SampledCounts sampledCountsFrom(const FieldReader &r) {
   SampledCounts c;
   c.launches = nonNegativeInteger(r, "launches");
-  c.timeNs = r.number("time_ns");
-  c.dramReadBytes = r.number("dram_read_bytes");
-  c.dramWriteBytes = r.number("dram_write_bytes");
-  if (c.timeNs < 0 || c.dramReadBytes < 0 || c.dramWriteBytes < 0)
-    r.fail("time_ns", "time and bytes must not be negative");
+  for (auto [field, key] : {std::pair{&c.timeNs, "time_ns"}, std::pair{&c.dramReadBytes, "dram_read_bytes"},
+                            std::pair{&c.dramWriteBytes, "dram_write_bytes"}})
+    if ((*field = r.number(key)) < 0)
+      r.fail(key, "must not be negative");
   c.idealBytes = optionalNonNegative(r, "ideal_bytes");
   return c;
 }

@@ -99,10 +99,10 @@ void Tally::add(const Launch &l, std::optional<double> durationNs, const Values 
     predictedAll[i].add(predicted ? (*predicted)[i] : std::nullopt);
   auto read = l.sampled.find(metrics::DramRead), write = l.sampled.find(metrics::DramWrite);
   if (read != l.sampled.end() && write != l.sampled.end()) {
-    ++sampledLaunches;
-    sampledTimeNs += durationNs.value_or(0);
-    sampledRead += read->second;
-    sampledWrite += write->second;
+    ++sampled.launches;
+    sampled.timeNs += durationNs.value_or(0);
+    sampled.dramReadBytes += read->second;
+    sampled.dramWriteBytes += write->second;
     sampledIdeal.add(predicted ? (*predicted)[Ideal] : std::nullopt);
   }
   if (!l.profiled)

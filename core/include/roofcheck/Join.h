@@ -87,9 +87,8 @@ struct Tally {
   std::optional<int64_t> mostReplayPasses;   ///< over the profiled launches counted under kernel replay
   std::optional<double> largestProfiledIdeal, largestProfiledWrite;
   /// Launches with PM-sampled DRAM bytes (every launch of a run with --sampled-traffic but the profiled
-  /// ones): their count, time, bytes and static ideal bytes, summed.
-  int64_t sampledLaunches = 0;
-  double sampledTimeNs = 0, sampledRead = 0, sampledWrite = 0;
+  /// ones): their count, time and bytes summed, and their static ideal bytes (sampled.idealBytes is this).
+  SampledCounts sampled;
   Sum sampledIdeal;
 
   /// predicted: the static counts at the launch's bindings (null: no static entry); passes: of the counter
