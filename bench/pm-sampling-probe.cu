@@ -157,8 +157,8 @@ int main(int argc, char **argv) {
   if (!diagnostics.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName"))
     return 1;
   CuptiPmSampling pm(diagnostics);
-  if (!pm.enable(0, chip.pChipName, {"dram__bytes_read.sum", "dram__bytes_write.sum"}, interval, size_t(512) << 20,
-                 200000))
+  if (!pm.configure(0, chip.pChipName, {"dram__bytes_read.sum", "dram__bytes_write.sum"}) ||
+      !pm.enable(0, interval, size_t(512) << 20, 200000))
     return 1;
 
   ActivitySpans activity(diagnostics);

@@ -10,6 +10,7 @@
 
 #include <cupti_pmsampling.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -25,21 +26,28 @@ public:
   CuptiPmSampling(const CuptiPmSampling &) = delete;
   CuptiPmSampling &operator=(const CuptiPmSampling &) = delete;
 
-  /// Enables sampling of metrics on device (CUDA's device index; cuptiProfilerInitialize must have run)
-  /// every intervalNs of GPU time, into a hardware buffer of hardwareBufferBytes, and decodes up to
-  /// maxSamples at a time. false, with a warning, where the device cannot (permissions, a metric that
-  /// needs more than one pass).
-  bool enable(int device, const std::string &chip, const std::vector<std::string> &metrics, uint64_t intervalNs,
-              size_t hardwareBufferBytes, uint32_t maxSamples);
+  /// The host side, which needs no context and is the slow part (~0.3 s on the H200): the configuration that
+  /// reads metrics on device (CUDA's device index, of chip; cuptiProfilerInitialize must have run). false,
+  /// with a warning, where the device cannot (a metric that does not exist or needs more than one pass).
+  bool configure(int device, const std::string &chip, const std::vector<std::string> &metrics);
+  /// Then, with a context of device current: sampling enabled on it every intervalNs of GPU time, into a
+  /// hardware buffer of hardwareBufferBytes, decoding up to maxSamples at a time. false, with a warning, where
+  /// the device refuses (permissions, counters held by another profiler).
+  bool enable(int device, uint64_t intervalNs, size_t hardwareBufferBytes, uint32_t maxSamples);
   bool start();
   bool stop();
-  /// The samples the hardware has completed since the last drain, oldest first; sets *overflow when the
-  /// hardware buffer filled and samples were lost.
-  std::vector<PmSample> drain(bool *overflow = nullptr);
+  /// The samples the hardware has completed since the last drain, oldest first, decoded maxSamples at a time
+  /// until none is waiting or the time is until; sets *overflow when the hardware buffer filled and samples
+  /// were lost, and *more when samples are still waiting.
+  std::vector<PmSample> drain(bool *overflow, bool *more = nullptr,
+                              std::chrono::steady_clock::time_point until =
+                                  std::chrono::steady_clock::time_point::max());
   const std::vector<std::string> &metrics() const { return host_.metrics(); }
 
 private:
   bool resetCounterData();
+  /// One image's worth (maxSamples) into samples; true when more are waiting.
+  bool decode(std::vector<PmSample> &samples, bool *overflow);
 
   Diagnostics &diagnostics_;
   CuptiProfilerHost host_;

@@ -16,8 +16,11 @@ void Diagnostics::warn(const std::string &key, const std::string &message) {
 }
 
 void Diagnostics::trace(const std::string &step) const {
-  if (trace_)
-    std::fprintf(stderr, "roofcheck: trace: [%ld] %s\n", static_cast<long>(::syscall(SYS_gettid)), step.c_str());
+  if (!trace_)
+    return;
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+  std::fprintf(stderr, "roofcheck: trace: [%ld +%.1f ms] %s\n", static_cast<long>(::syscall(SYS_gettid)), ms,
+               step.c_str());
 }
 
 std::string Diagnostics::cuptiError(CUptiResult result) {

@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <cupti.h>
 
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <string>
@@ -25,7 +26,8 @@ public:
   std::vector<std::string> warnings() const;
 
   /// With ROOFCHECK_SHIM_TRACE=1 in the environment: one stderr line per step of the shim, with the
-  /// thread, so that a run that hangs shows where. Off (the default) it prints nothing.
+  /// thread and the milliseconds since the shim started, so that a run that hangs or stalls shows where. Off
+  /// (the default) it prints nothing.
   void enableTrace(bool on) { trace_ = on; }
   bool tracing() const { return trace_; }
   void trace(const std::string &step) const;
@@ -37,6 +39,7 @@ private:
   std::set<std::string> seen_;
   std::vector<std::string> messages_;
   bool trace_ = false;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 } // namespace roofcheck::runtime

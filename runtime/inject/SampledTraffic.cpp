@@ -19,31 +19,56 @@ namespace {
 // spare, and at 1 us it overflowed (docs/benchmarks.md).
 constexpr std::chrono::milliseconds decodePeriod{10};
 constexpr size_t hardwareBufferBytes = size_t(512) << 20;
-constexpr uint32_t samplesPerDecode = 20000;
+// Decoding takes ~6 us of CPU a sample on the H200 in images of this many (4.5 of them in
+// cuptiPmSamplingDecodeData; 15 us in images of 20,000, 12 in images of 200), so at 10 us samples the thread
+// can fall behind: a round stops after roundLimit, so that a new device or a stop never waits long for it.
+constexpr uint32_t samplesPerDecode = 1000;
+constexpr std::chrono::milliseconds roundLimit{100};
 
 // A kernel's record reaches the shim up to a few hundred milliseconds after the kernel ends (CUPTI hands
 // over buffers every 10 ms, the handler asks for completed ones every 100 ms): a span is settled only
 // once this much GPU time has passed since its samples, so that every kernel sharing them is known.
 constexpr uint64_t recordLatencyNs = 300'000'000;
 
-// The longest a program's exit or a context's destruction waits for the sampling thread.
+// The time the sampling thread has to decode a stopped device's last samples, and the longest a context's
+// destruction or the program's exit waits for it (a little longer: one image).
 constexpr std::chrono::seconds patience{1};
+constexpr std::chrono::milliseconds exitPatience{1100};
+// The longest a device's first launch waits for its sampling to start: its configuration, when not made
+// ahead, takes ~0.4 s on the H200.
+constexpr std::chrono::seconds startPatience{5};
 
 } // namespace
 
-void SampledTraffic::startDevice(int device, CUcontext context, int64_t intervalNs) {
+void SampledTraffic::prepare(int64_t intervalNs) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (finishing_ || !devices_.try_emplace(device, Device{context, intervalNs}).second)
+  if (threadStarted_)
     return;
-  if (!threadStarted_) {
-    threadStarted_ = true;
-    std::thread(&SampledTraffic::run, this).detach(); // the Shim, which owns this, is never destroyed
-  }
+  intervalNs_ = intervalNs;
+  threadStarted_ = true;
+  std::thread(&SampledTraffic::run, this).detach(); // the Shim, which owns this, is never destroyed
+}
+
+void SampledTraffic::startDevice(int device, CUcontext context) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!threadStarted_ || finishing_ || !devices_.try_emplace(device, Device{context}).second)
+    return;
+  ++unsettled_;
   changed_.notify_all();
 }
 
+void SampledTraffic::awaitStart(int device) {
+  if (unsettled_ == 0)
+    return; // every launch but a device's first few: no lock
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto it = devices_.find(device);
+  if (it == devices_.end() || it->second.settled)
+    return;
+  changed_.wait_for(lock, startPatience, [&] { return it->second.settled || finishing_; });
+}
+
 template <typename Done> void SampledTraffic::await(std::unique_lock<std::mutex> &lock, Done done) {
-  changed_.wait_for(lock, patience, done);
+  changed_.wait_for(lock, exitPatience, done);
 }
 
 void SampledTraffic::stopDevice(int device) {
@@ -56,22 +81,44 @@ void SampledTraffic::stopDevice(int device) {
   await(lock, [&] { return it->second.stopped || finished_; });
 }
 
+void SampledTraffic::stopAll() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!threadStarted_)
+    return;
+  diagnostics_.trace("PM sampling: stopping every device");
+  for (auto &[device, d] : devices_)
+    d.stopRequested = true;
+  changed_.notify_all();
+  await(lock, [&] {
+    return finished_ || std::all_of(devices_.begin(), devices_.end(),
+                                     [](const auto &d) { return d.second.stopped || !d.second.pm; });
+  });
+}
+
 bool SampledTraffic::samples(int device) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = devices_.find(device);
   return it != devices_.end() && it->second.started;
 }
 
-std::unique_ptr<CuptiPmSampling> SampledTraffic::begin(int device, const Device &d) {
-  if (!diagnostics_.driver(cuCtxSetCurrent(d.context), "cuCtxSetCurrent") || !counters_.initializeProfiler())
+std::unique_ptr<CuptiPmSampling> SampledTraffic::configure(int device) {
+  if (!diagnostics_.driver(cuInit(0), "cuInit") || !counters_.initializeProfiler())
     return nullptr;
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
   if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName)
     return nullptr;
   auto pm = std::make_unique<CuptiPmSampling>(diagnostics_);
-  if (!pm->enable(device, chip.pChipName, {metrics::DramRead, metrics::DramWrite},
-                  static_cast<uint64_t>(d.intervalNs), hardwareBufferBytes, samplesPerDecode) ||
+  if (!pm->configure(device, chip.pChipName, {metrics::DramRead, metrics::DramWrite}))
+    return nullptr;
+  return pm;
+}
+
+std::unique_ptr<CuptiPmSampling> SampledTraffic::begin(int device, CUcontext context,
+                                                       std::unique_ptr<CuptiPmSampling> prepared) {
+  std::unique_ptr<CuptiPmSampling> pm = prepared ? std::move(prepared) : configure(device);
+  if (!pm || !diagnostics_.driver(cuCtxSetCurrent(context), "cuCtxSetCurrent") ||
+      !pm->enable(device, static_cast<uint64_t>(intervalNs_), hardwareBufferBytes, samplesPerDecode) ||
       !pm->start()) {
     diagnostics_.warn("sampled-traffic", "device " + std::to_string(device) +
                                              ": PM sampling did not start, so its launches have no sampled DRAM bytes");
@@ -81,54 +128,81 @@ std::unique_ptr<CuptiPmSampling> SampledTraffic::begin(int device, const Device 
   return pm;
 }
 
-void SampledTraffic::drain(int device, CuptiPmSampling &pm) {
-  bool overflow = false;
-  std::vector<PmSample> samples = pm.drain(&overflow);
+bool SampledTraffic::drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until) {
+  bool overflow = false, more = false;
+  auto began = std::chrono::steady_clock::now();
+  std::vector<PmSample> samples = pm.drain(&overflow, &more, until);
+  if (diagnostics_.tracing() && !samples.empty())
+    diagnostics_.trace("PM sampling: " + std::to_string(samples.size()) + " samples decoded in " +
+                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now() - began)
+                                          .count()) +
+                       " ms" + (more ? ", more waiting" : ""));
   if (overflow)
     diagnostics_.warn("sampled-traffic-overflow", "PM sampling's hardware buffer filled on device " +
                                                       std::to_string(device) +
                                                       ": launches of that time have no sampled DRAM bytes");
-  if (samples.empty())
-    return;
-  std::lock_guard<std::mutex> lock(ledgerMutex_);
-  ledger_.addSamples(device, std::move(samples));
+  if (!samples.empty()) {
+    std::lock_guard<std::mutex> lock(ledgerMutex_);
+    ledger_.addSamples(device, std::move(samples));
+  }
+  return more;
 }
 
 void SampledTraffic::run() {
   blockFlushedSignalsOnThisThread();
+  // Made while the program makes its first context (a few hundred ms), so that its first launch waits
+  // little: most programs run on device 0.
+  std::unique_ptr<CuptiPmSampling> prepared = configure(0);
   std::unique_lock<std::mutex> lock(mutex_);
+  auto untried = [this] {
+    return std::any_of(devices_.begin(), devices_.end(), [](const auto &d) { return !d.second.tried; });
+  };
+  bool behind = false; // samples left waiting by the last round
   for (;;) {
-    changed_.wait_for(lock, decodePeriod);
-    // At exit no PM sampling call is made: the earlier form's stop, decode and disable in the exit handler
-    // is the first suspect for its fault on the H200 (docs/benchmarks.md). The last decode period's samples go.
-    if (finishing_) {
-      finished_ = true;
-      changed_.notify_all();
-      return;
-    }
+    changed_.wait_for(lock, behind ? std::chrono::milliseconds(0) : decodePeriod,
+                      [&] { return finishing_ || untried(); });
+    bool last = finishing_;
+    behind = false;
     // Map nodes stay where they are while the lock is let go: only this thread touches a device's pm.
     for (auto &[device, d] : devices_) {
-      if (!d.tried) {
+      if (!d.tried && !last) {
         d.tried = true;
         lock.unlock();
-        std::unique_ptr<CuptiPmSampling> pm = begin(device, d);
+        std::unique_ptr<CuptiPmSampling> pm = begin(device, d.context, device == 0 ? std::move(prepared) : nullptr);
         lock.lock();
         d.pm = std::move(pm);
         d.started = d.pm != nullptr;
+        d.settled = true;
+        --unsettled_;
+        changed_.notify_all();
       }
       if (!d.pm)
         continue;
+      // In the shim's own exit handler no PM sampling call is made: there, after the CUDA runtime's teardown,
+      // cuptiPmSamplingStop and DecodeData did not return on the H200 (docs/benchmarks.md). stopAll, at exit
+      // before that teardown, has stopped every device by then.
+      if (last)
+        continue;
       bool stopping = d.stopRequested;
       lock.unlock();
-      if (stopping)
+      if (stopping) {
+        drain(device, *d.pm, std::chrono::steady_clock::now() + patience);
         d.pm->stop();
-      drain(device, *d.pm);
+        diagnostics_.trace("PM sampling: stopped on device " + std::to_string(device));
+      }
+      behind |= drain(device, *d.pm, std::chrono::steady_clock::now() + (stopping ? patience : roundLimit));
       lock.lock();
-      if (d.stopRequested && !d.stopped) {
+      if (stopping) {
         d.pm.reset(); // disabled while its context still exists
         d.stopped = true;
         changed_.notify_all();
       }
+    }
+    if (last) {
+      finished_ = true;
+      changed_.notify_all();
+      return;
     }
   }
 }
@@ -164,7 +238,7 @@ std::vector<TrafficLedger::Settled> SampledTraffic::finish() {
     finishing_ = true;
     if (threadStarted_) {
       changed_.notify_all();
-      await(lock, [this] { return finished_; }); // a decode under way ends first
+      await(lock, [this] { return finished_; });
     }
   }
   std::lock_guard<std::mutex> lock(ledgerMutex_);

@@ -1,8 +1,9 @@
 // DRAM bytes for every launch without replay: each device's counters read by CUPTI's PM sampling
 // (CuptiPmSampling) at a fixed GPU-time interval while the program runs, and given to launches by the spans of
 // their kernels' activity records, which are on the samples' clock (docs/benchmarks.md, PM sampling's third
-// measurement). Every PM sampling call is made on one thread of its own, with the device's context current:
-// never inside the driver's callbacks (the hardware buffer is device memory), never on the program's threads.
+// measurement). Every PM sampling call is made on one thread of its own, with the device's context current
+// from enabling on: never inside the driver's callbacks (the hardware buffer is device memory), never on the
+// program's threads, never after the CUDA runtime's teardown at exit (there the calls did not return).
 #pragma once
 
 #include "../TrafficLedger.h"
@@ -12,6 +13,8 @@
 
 #include <cuda.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -26,12 +29,19 @@ public:
   SampledTraffic(Diagnostics &diagnostics, CounterConfigurations &counters)
       : diagnostics_(diagnostics), counters_(counters) {}
 
-  /// Asks for device to be sampled every intervalNs (once per device; later calls do nothing): the sampling
-  /// thread starts it soon after, with context current. A device whose sampling cannot start is left out,
-  /// with a warning.
-  void startDevice(int device, CUcontext context, int64_t intervalNs);
-  /// The last samples of a device whose contexts are all going, decoded before this returns (or a second).
+  /// At the shim's start, before the program has a context: the sampling thread starts and makes device 0's
+  /// configuration meanwhile (the slow, host-side part), to sample every intervalNs once a device is started.
+  void prepare(int64_t intervalNs);
+  /// Asks for device to be sampled (once per device; later calls do nothing): the sampling thread starts it
+  /// soon after, with context current. A device whose sampling cannot start is left out, with a warning.
+  void startDevice(int device, CUcontext context);
+  /// Until the sampling thread has tried to start device (within startPatience), so that no launch runs
+  /// before its device is sampled. Returns at once for a device never asked for, or once tried.
+  void awaitStart(int device);
+  /// The last samples of a device whose contexts are all going, decoded before this returns (or ~a second).
   void stopDevice(int device);
+  /// stopDevice for every device: at the program's exit, before the CUDA runtime's teardown.
+  void stopAll();
   /// Whether device's launches get sampled traffic (sampling started there, and may have stopped since).
   bool samples(int device);
 
@@ -39,23 +49,26 @@ public:
   void addSpan(uint64_t id, int device, KernelSpan span);
   /// The spans whose samples are decoded and whose neighbours' records have had time to arrive.
   std::vector<TrafficLedger::Settled> settle();
-  /// At the end: the sampling thread done (within a second; no PM sampling call is made at exit), every span
-  /// settled with the samples decoded so far.
+  /// At the end (after stopAll): the sampling thread done, every span settled with the samples decoded.
   std::vector<TrafficLedger::Settled> finish();
 
 private:
   struct Device {
     CUcontext context = nullptr;
-    int64_t intervalNs = 0;
     std::unique_ptr<CuptiPmSampling> pm; ///< the sampling thread's alone
     bool started = false;                ///< pm started; read under mutex_
-    bool tried = false;                  ///< the sampling thread has tried to start it
+    bool tried = false;                  ///< the sampling thread has begun trying to start it
+    bool settled = false;                ///< ... and is done trying, started or not
     bool stopRequested = false, stopped = false;
   };
   void run(); ///< the sampling thread
-  std::unique_ptr<CuptiPmSampling> begin(int device, const Device &d);
-  void drain(int device, CuptiPmSampling &pm);
-  /// Waits (mutex_ held by lock) until done() or a second has passed.
+  /// The host side of device's sampling (nullptr, with a warning, where it cannot be made).
+  std::unique_ptr<CuptiPmSampling> configure(int device);
+  /// Sampling started on device, from prepared where it is that device's configuration.
+  std::unique_ptr<CuptiPmSampling> begin(int device, CUcontext context, std::unique_ptr<CuptiPmSampling> prepared);
+  /// Decodes device's samples into the ledger until none is waiting or the time is until; true if some are.
+  bool drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until);
+  /// Waits (mutex_ held by lock) until done() or exitPatience has passed.
   template <typename Done> void await(std::unique_lock<std::mutex> &lock, Done done);
 
   Diagnostics &diagnostics_;
@@ -63,7 +76,9 @@ private:
   std::mutex mutex_; // devices_ and the flags below
   std::condition_variable changed_;
   std::map<int, Device> devices_;
+  int64_t intervalNs_ = 0;
   bool threadStarted_ = false, finishing_ = false, finished_ = false;
+  std::atomic<int> unsettled_{0}; ///< devices asked for whose start the sampling thread has not yet tried
   std::mutex ledgerMutex_; // ledger_
   TrafficLedger ledger_;
 };

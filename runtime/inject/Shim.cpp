@@ -69,6 +69,7 @@ constexpr std::chrono::seconds signalPatience{5};
 constexpr double slowProfilingSeconds = 10;
 
 void onExit() { Shim::instance().finish(); }
+void onExitBeforeRuntime() { Shim::instance().stopSampling(); }
 
 std::vector<std::string> commandLine() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -139,6 +140,10 @@ int Shim::initialize() {
     // Every 10 ms CUPTI hands over its full buffers (partly filled ones: processQueue's flush), so the
     // handler keeps up while the program runs and little is left for its exit to wait for.
     activity_.enable(10);
+    // PM sampling and the range profiler cannot hold a device's counters at once (docs/runtime.md): sampled
+    // traffic is for runs without profiled launches.
+    if (options_.sampledTrafficIntervalNs > 0 && !countersWanted_)
+      traffic_.prepare(options_.sampledTrafficIntervalNs);
     std::atexit(onExit);
     // A child the program forks writes nothing into this process's file; a signal that ends the program
     // (where it left the default) first writes the completed launches.
@@ -245,10 +250,7 @@ void Shim::onContextCreated(CUcontext context) {
   int device = deviceOf(context);
   if (countersWanted_)
     configureCounters(context, device);
-  // PM sampling and the range profiler cannot hold a device's counters at once (docs/runtime.md): sampled
-  // traffic is for runs without profiled launches.
-  if (options_.sampledTrafficIntervalNs > 0 && !countersWanted_)
-    traffic_.startDevice(device, context, options_.sampledTrafficIntervalNs);
+  traffic_.startDevice(device, context); // where prepared
   diagnostics_.trace("context set up");
 }
 
@@ -322,6 +324,12 @@ void Shim::enterLaunch(const LaunchCall &call) {
     lastContextUid = call.contextUid;
   }
   l.device = lastDevice;
+  if (options_.sampledTrafficIntervalNs > 0 && !countersWanted_) {
+    traffic_.awaitStart(l.device); // the first launches of a sampled device: no kernel runs before its sampling
+    // Registered after the CUDA runtime's own exit handler (made when it started, before this launch), so
+    // run before it: sampling is stopped and decoded while the runtime still holds its contexts.
+    std::call_once(samplingStopRegistered_, [] { std::atexit(onExitBeforeRuntime); });
+  }
   l.context = call.contextUid;
   l.grid = call.grid;
   l.block = call.block;

@@ -42,6 +42,8 @@ public:
   int initialize();
   /// At exit: hands over every buffered record, writes what is pending and the summary record.
   void finish() { writeOut(true); }
+  /// At exit, before the CUDA runtime's teardown: sampled traffic's last samples decoded.
+  void stopSampling() { traffic_.stopAll(); }
   /// When a signal ends the program (SignalFlush.h, on a thread of its own): writes every completed launch
   /// whose record CUPTI or the shim still holds; no summary.
   void finishAfterSignal() { writeOut(false); }
@@ -116,6 +118,7 @@ private:
 
   std::once_flag initialized_;
   std::once_flag describeStarted_;
+  std::once_flag samplingStopRegistered_;
   CounterConfigurations counters_{diagnostics_};
   SampledTraffic traffic_{diagnostics_, counters_};
   std::atomic<bool> finished_{false};
