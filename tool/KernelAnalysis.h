@@ -414,6 +414,13 @@ private:
   /// Which threadIdx dimensions an affine address moves with, directly or through a quotient (row = i / n).
   std::array<bool, 3> threadDependence(const Linear &lin) const;
   void countMemory(KernelEstimate &estimate);
+  /// Whether inst is floating-point arithmetic that a compiler which fully unrolls the short counted loops
+  /// around it computes at compile time (nvcc does): all its operands are known once those loops are
+  /// unrolled (knownOnceUnrolled), so it is no work at run time.
+  bool foldedOnceUnrolled(const llvm::Instruction &inst);
+  /// Constants, the induction variables of loops of at most maxUnrolledTrips constant trips, loads from
+  /// constant tables at such indices, and arithmetic, comparisons and casts of those.
+  bool knownOnceUnrolled(const llvm::Value *value, int depth);
   void splitGlobalIndices(std::map<std::string, struct FootprintGroup> &groups);
   /// Adds group to groups under its key, joining the group with the same progressions.
   void regroup(std::map<std::string, struct FootprintGroup> &groups, struct FootprintGroup group) const;

@@ -5,11 +5,13 @@
 #include "KernelAnalysis.h"
 #include "PassManagers.h"
 
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace roofcheck::lint {
@@ -126,6 +128,58 @@ void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instructi
   unknowns_.push_back(unknown);
 }
 
+namespace {
+// nvcc fully unrolls a counted loop of a few trips without being asked; LLVM's own full unrolling stops at a
+// size. Loops of more trips than this keep their per-trip arithmetic in the count.
+constexpr unsigned maxUnrolledTrips = 32;
+} // namespace
+
+bool KernelAnalysis::knownOnceUnrolled(const llvm::Value *value, int depth) {
+  if (isa<llvm::Constant>(value))
+    return true;
+  const auto *inst = dyn_cast<llvm::Instruction>(value);
+  if (!inst || depth > 16)
+    return false;
+  auto operandsKnown = [&](const llvm::User *user) {
+    return std::all_of(user->op_begin(), user->op_end(),
+                       [&](const llvm::Use &use) { return knownOnceUnrolled(use.get(), depth + 1); });
+  };
+  if (const auto *phi = dyn_cast<llvm::PHINode>(inst)) {
+    const llvm::Loop *loop = li_.getLoopFor(phi->getParent());
+    if (!loop || loop->getHeader() != phi->getParent() || !se_.isSCEVable(phi->getType()))
+      return false;
+    unsigned trips = se_.getSmallConstantTripCount(loop);
+    const auto *progression = dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(const_cast<llvm::PHINode *>(phi)));
+    return trips > 0 && trips <= maxUnrolledTrips && progression && progression->getLoop() == loop &&
+           progression->isAffine() && isa<llvm::SCEVConstant>(progression->getStart()) &&
+           isa<llvm::SCEVConstant>(progression->getStepRecurrence(se_));
+  }
+  if (const auto *load = dyn_cast<llvm::LoadInst>(inst)) {
+    const auto *table = dyn_cast<llvm::GlobalVariable>(llvm::getUnderlyingObject(load->getPointerOperand()));
+    return !load->isVolatile() && table && table->isConstant() && table->hasDefinitiveInitializer() &&
+           knownOnceUnrolled(load->getPointerOperand(), depth + 1);
+  }
+  if (isa<llvm::CastInst>(inst) || isa<llvm::BinaryOperator>(inst) || isa<llvm::UnaryOperator>(inst) ||
+      isa<llvm::CmpInst>(inst) || isa<llvm::SelectInst>(inst) || isa<llvm::GetElementPtrInst>(inst))
+    return operandsKnown(inst);
+  return false;
+}
+
+bool KernelAnalysis::foldedOnceUnrolled(const llvm::Instruction &inst) {
+  if (!inst.getType()->isFPOrFPVectorTy() || li_.getLoopFor(inst.getParent()) == nullptr)
+    return false;
+  if (isa<llvm::BinaryOperator>(inst))
+    return knownOnceUnrolled(&inst, 0);
+  // Intrinsics (fma, fmuladd) and the math library's functions fold as well; any other call is left to
+  // flopsOf, which names what it cannot count.
+  const auto *call = dyn_cast<llvm::CallInst>(&inst);
+  const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee || !(callee->isIntrinsic() || callee->getName().starts_with("__nv_")))
+    return false;
+  return std::all_of(call->arg_begin(), call->arg_end(),
+                     [&](const llvm::Use &use) { return knownOnceUnrolled(use.get(), 1); });
+}
+
 KernelEstimate KernelAnalysis::run() {
   KernelEstimate estimate;
   estimate.source = source_;
@@ -143,6 +197,8 @@ KernelEstimate KernelAnalysis::run() {
     Flops flops{};
     std::map<std::string, int64_t> blockSpecials;
     for (llvm::Instruction &inst : block) {
+      if (foldedOnceUnrolled(inst))
+        continue;
       std::string unresolved;
       Flops f = flopsOf(inst, &unresolved);
       if (f[Special])
