@@ -10,6 +10,51 @@
 
 namespace roofcheck::lint::counting {
 
+std::optional<Constraint> KernelAnalysis::quotientBound(const Linear &lhs, const Linear &rhs,
+                                                        llvm::CmpInst::Predicate pred) const {
+  std::optional<int64_t> c = rhs.invariant.asConstant();
+  if (!lhs.axes.empty() || lhs.iters.size() != 1 || !lhs.invariant.isZero() || !rhs.axes.empty() ||
+      !rhs.iters.empty() || !c || !(lhs.iters.begin()->second == Poly::constant(1)))
+    return std::nullopt;
+  const Atom &q = atoms_[lhs.iters.begin()->first];
+  std::optional<int64_t> d = q.kind == AtomKind::Quotient && q.divisor ? q.divisor->asConstant() : std::nullopt;
+  if (!d || *d <= 0 || *c < 0 || q.quotientAxis.tid < 0 || q.quotientAxis.cta >= 0 || q.quotientAxis.outer >= 0)
+    return std::nullopt;
+  // q = threadIdx / d, so q < c holds for threadIdx < c·d, q == c for c·d <= threadIdx < (c + 1)·d.
+  Constraint bound;
+  bound.axis = q.quotientAxis;
+  switch (pred) {
+  case llvm::CmpInst::ICMP_ULT:
+  case llvm::CmpInst::ICMP_SLT:
+    bound.upper = Poly::constant(*c * *d);
+    break;
+  case llvm::CmpInst::ICMP_ULE:
+  case llvm::CmpInst::ICMP_SLE:
+    bound.upper = Poly::constant((*c + 1) * *d);
+    break;
+  case llvm::CmpInst::ICMP_UGT:
+  case llvm::CmpInst::ICMP_SGT:
+    bound.lower = Poly::constant((*c + 1) * *d);
+    break;
+  case llvm::CmpInst::ICMP_UGE:
+  case llvm::CmpInst::ICMP_SGE:
+    bound.lower = Poly::constant(*c * *d);
+    break;
+  case llvm::CmpInst::ICMP_EQ:
+    bound.lower = Poly::constant(*c * *d);
+    bound.upper = Poly::constant((*c + 1) * *d);
+    break;
+  case llvm::CmpInst::ICMP_NE:
+    if (*c != 0)
+      return std::nullopt;
+    bound.lower = Poly::constant(*d);
+    break;
+  default:
+    return std::nullopt;
+  }
+  return bound;
+}
+
 void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out) {
   if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
     return;
@@ -21,6 +66,10 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   if (lhs.axes.empty() && (!rhs.axes.empty() || (lhs.iters.empty() && !rhs.iters.empty()))) {
     std::swap(lhs, rhs);
     pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  if (std::optional<Constraint> warp = quotientBound(lhs, rhs, pred)) {
+    out.push_back(*warp);
+    return;
   }
   std::optional<FlatDigit> digit = rhs.axes.empty() && rhs.iters.empty() ? flatDigit(lhs) : std::nullopt;
   if (lhs.axes.size() != 1 && !digit)
@@ -322,9 +371,11 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
       s = cast->getOperand();
     return s;
   };
-  // The guard of `for (i = a; i < n; ...)` compares a with n (or n with 0): it shares the loop's bound.
+  // The guard of `for (i = a; i < n; ...)` compares a with n (or n with 0): it shares the loop's bound. A
+  // constant is no shared bound: `if (warp == 0)` in front of `for (o = 16; o > 0; o /= 2)` is a guard.
   for (const llvm::Value *bound : test->operands())
-    if (se_.isSCEVable(bound->getType()) && se_.isLoopInvariant(se_.getSCEV(const_cast<llvm::Value *>(bound)), loop))
+    if (se_.isSCEVable(bound->getType()) && !isa<llvm::Constant>(bound) &&
+        se_.isLoopInvariant(se_.getSCEV(const_cast<llvm::Value *>(bound)), loop))
       for (const llvm::Value *operand : guard->operands())
         if (stripped(operand) == stripped(bound))
           return true;

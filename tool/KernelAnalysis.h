@@ -366,6 +366,9 @@ private:
   static bool returnsAtOnce(const llvm::BasicBlock *block);
   /// The lane test a branch condition is, on the side `truth`; nullopt for anything else.
   std::optional<DigitTest> digitTest(const llvm::Value *cond, bool truth);
+  /// lhs PRED rhs as a bound on a thread coordinate, where lhs is the coordinate's quotient by a constant
+  /// (warp = threadIdx.x / 32; if (warp == 0)) and rhs a constant; nullopt for anything else.
+  std::optional<Constraint> quotientBound(const Linear &lhs, const Linear &rhs, llvm::CmpInst::Predicate pred) const;
   /// How many of a block's threads along a dimension of `extent` threads pass all of `tests`, as an
   /// expression; nullopt where their periods together are too long to list.
   static std::optional<Expr> digitCount(const Expr &extent, const std::vector<DigitTest> &tests);
