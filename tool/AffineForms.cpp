@@ -345,7 +345,8 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
       char key[64];
       std::snprintf(key, sizeof key, "halving:%p", static_cast<const void *>(found->second));
       Atom atom = makeAtom(AtomKind::HalvingIV, -1, found->second, Expr());
-      return Poly::atom(intern(key, atom));
+      auto scale = halvingScale_.find(phi);
+      return Poly::atom(intern(key, atom)).scaled(scale == halvingScale_.end() ? 1 : scale->second);
     }
   }
   // A division, or a right shift by a constant k: a division by 2^k that rounds down, as Expr's does.

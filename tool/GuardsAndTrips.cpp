@@ -438,10 +438,28 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
       Poly start = toPoly(se_.getSCEV(phi.getIncomingValue(entry)));
       if (!invariant(start))
         continue;
+      // The body works with next rather than the phi (the phi is used by next and the latch's test alone):
+      // the variable is next, which starts at start / 2, and the phi is twice it.
+      int64_t scale = 1;
+      if (std::all_of(phi.user_begin(), phi.user_end(),
+                      [&](const llvm::User *user) {
+                        return user == next || (isa<llvm::ICmpInst>(user) &&
+                                                cast<llvm::Instruction>(user)->getParent() == latch);
+                      }) &&
+          std::any_of(next->user_begin(), next->user_end(), [&](const llvm::User *user) { return user != &phi; })) {
+        std::optional<Poly> half = divided(start, Poly::constant(2));
+        if (!half)
+          continue;
+        start = *half;
+        scale = 2;
+      }
       halvingPhis_[&phi] = loop;
+      if (scale != 1)
+        halvingScale_[&phi] = scale;
       polys_.clear(); // SCEVs that saw this phi as an unknown value must now see the halving variable
       model.kind = LoopModel::Halving;
       model.halvingStart = start;
+      model.halvingLast = halvingLast(loop, &phi, scale);
       // Without a `threadIdx < s` guard every thread runs every trip: the trip count, where it has one.
       if (const llvm::SCEV *taken = se_.getBackedgeTakenCount(loop); !isa<llvm::SCEVCouldNotCompute>(taken))
         if (Poly trips = toPoly(taken) + Poly::constant(1); invariant(trips))
@@ -609,6 +627,106 @@ Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const st
 /// Lane tests repeat within a warp or a few: longer periods are not listed.
 constexpr int64_t longestDigitPeriod = 4096;
 
+namespace {
+
+/// value where phi holds phiValue, for integer arithmetic, casts and comparisons of phi and constants.
+std::optional<llvm::APInt> evaluateAt(const llvm::Value *value, const llvm::PHINode *phi, uint64_t phiValue,
+                                      int depth) {
+  auto *type = dyn_cast<llvm::IntegerType>(value->getType());
+  if (!type || depth > 8)
+    return std::nullopt;
+  if (value == phi)
+    return llvm::APInt(type->getBitWidth(), phiValue);
+  if (auto *constant = dyn_cast<llvm::ConstantInt>(value))
+    return constant->getValue();
+  if (auto *cast = dyn_cast<llvm::CastInst>(value)) {
+    std::optional<llvm::APInt> v = evaluateAt(cast->getOperand(0), phi, phiValue, depth + 1);
+    if (!v)
+      return std::nullopt;
+    switch (cast->getOpcode()) {
+    case llvm::Instruction::ZExt:
+      return v->zext(type->getBitWidth());
+    case llvm::Instruction::SExt:
+      return v->sext(type->getBitWidth());
+    case llvm::Instruction::Trunc:
+      return v->trunc(type->getBitWidth());
+    default:
+      return std::nullopt;
+    }
+  }
+  if (auto *cmp = dyn_cast<llvm::ICmpInst>(value)) {
+    std::optional<llvm::APInt> a = evaluateAt(cmp->getOperand(0), phi, phiValue, depth + 1);
+    std::optional<llvm::APInt> b = evaluateAt(cmp->getOperand(1), phi, phiValue, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    return llvm::APInt(1, llvm::ICmpInst::compare(*a, *b, cmp->getPredicate()) ? 1 : 0);
+  }
+  auto *bin = dyn_cast<llvm::BinaryOperator>(value);
+  if (!bin)
+    return std::nullopt;
+  std::optional<llvm::APInt> a = evaluateAt(bin->getOperand(0), phi, phiValue, depth + 1);
+  std::optional<llvm::APInt> b = evaluateAt(bin->getOperand(1), phi, phiValue, depth + 1);
+  if (!a || !b)
+    return std::nullopt;
+  switch (bin->getOpcode()) {
+  case llvm::Instruction::Add:
+    return *a + *b;
+  case llvm::Instruction::Sub:
+    return *a - *b;
+  case llvm::Instruction::Mul:
+    return *a * *b;
+  case llvm::Instruction::And:
+    return *a & *b;
+  case llvm::Instruction::Or:
+    return *a | *b;
+  case llvm::Instruction::Xor:
+    return *a ^ *b;
+  case llvm::Instruction::LShr:
+    return b->uge(a->getBitWidth()) ? std::nullopt : std::optional<llvm::APInt>(a->lshr(*b));
+  case llvm::Instruction::AShr:
+    return b->uge(a->getBitWidth()) ? std::nullopt : std::optional<llvm::APInt>(a->ashr(*b));
+  case llvm::Instruction::Shl:
+    return b->uge(a->getBitWidth()) ? std::nullopt : std::optional<llvm::APInt>(a->shl(*b));
+  case llvm::Instruction::UDiv:
+    return b->isZero() ? std::nullopt : std::optional<llvm::APInt>(a->udiv(*b));
+  case llvm::Instruction::SDiv:
+    return b->isZero() ? std::nullopt : std::optional<llvm::APInt>(a->sdiv(*b));
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+int64_t KernelAnalysis::halvingLast(const llvm::Loop *loop, const llvm::PHINode *phi, int64_t scale) const {
+  const llvm::BasicBlock *latch = loop->getLoopLatch();
+  auto *back = latch ? dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
+  if (!back || !back->isConditional())
+    return 0;
+  bool stayOnTrue = back->getSuccessor(0) == loop->getHeader();
+  // goesOn(v): the trip whose variable is v goes on to the trip with v / 2.
+  auto goesOn = [&](int64_t v) -> std::optional<bool> {
+    std::optional<llvm::APInt> taken = evaluateAt(back->getCondition(), phi, uint64_t(v * scale), 0);
+    if (!taken)
+      return std::nullopt;
+    return taken->isOne() == stayOnTrue;
+  };
+  // Over the powers of two it must fail below some p and hold from p on: the last trip is then p / 2.
+  constexpr int highestBit = 24;
+  std::optional<int> firstOn;
+  for (int bit = 1; bit <= highestBit; ++bit) {
+    std::optional<bool> on = goesOn(int64_t{1} << bit);
+    if (!on || (!*on && firstOn))
+      return 0;
+    if (*on && !firstOn)
+      firstOn = bit;
+  }
+  std::optional<bool> atOne = goesOn(1);
+  if (!firstOn || !atOne || *atOne)
+    return 0;
+  return int64_t{1} << (*firstOn - 1);
+}
+
 std::optional<DigitTest> KernelAnalysis::digitTest(const llvm::Value *cond, bool truth) {
   auto *cmp = dyn_cast<llvm::ICmpInst>(cond);
   if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy())
@@ -739,9 +857,17 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
         factor = factor * toExpr(model.trips);
         break;
       }
-      // threadIdx < s for s = start, start/2, ..., 1: start + start/2 + ... + 1 = 2*start - 1 threads
-      // (start a power of two no larger than the block, as tree reductions are written).
-      overrides[guard->axis] = toExpr(model.halvingStart.scaled(2) - Poly::constant(1));
+      // threadIdx < s for s = start, start/2, ..., last: start + start/2 + ... + last = 2*start - last threads
+      // (start a power of two no larger than the block, as tree reductions are written; none where start is
+      // below last and the loop does not run).
+      if (model.halvingLast <= 0) {
+        count.reason = "halving loop whose last trip it cannot tell";
+        count.where = model.where;
+        count.at = model.start;
+        return count;
+      }
+      Expr threads = toExpr(model.halvingStart.scaled(2) - Poly::constant(model.halvingLast));
+      overrides[guard->axis] = model.halvingLast == 1 ? threads : Expr::max(threads, Expr::integer(0));
       break;
     }
     case LoopModel::Strided:

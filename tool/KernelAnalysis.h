@@ -147,7 +147,8 @@ struct LoopModel {
   Poly width, base, bound;
   int64_t scale = 1;
   int64_t step = 0; ///< Strided: as Cover, with a constant step in place of the axis's extent
-  Poly halvingStart; ///< Halving: s = start, start/2, ..., 1
+  Poly halvingStart;       ///< Halving: s = start, start/2, ..., halvingLast (powers of two)
+  int64_t halvingLast = 0; ///< Halving: the least s the loop runs with (0: not known)
   int iterAtom = -1;
   std::string reason;
   UnknownCause cause = UnknownCause::Analysis;
@@ -366,6 +367,10 @@ private:
   static bool returnsAtOnce(const llvm::BasicBlock *block);
   /// The lane test a branch condition is, on the side `truth`; nullopt for anything else.
   std::optional<DigitTest> digitTest(const llvm::Value *cond, bool truth);
+  /// The least value of a halving loop's variable that the loop runs with, where its start is a power of two
+  /// above it: the least power of two p for which the latch, at the trip with variable 2p, goes on. 0 where
+  /// the latch is no test of the phi that can be evaluated.
+  int64_t halvingLast(const llvm::Loop *loop, const llvm::PHINode *phi, int64_t scale) const;
   /// lhs PRED rhs as a bound on a thread coordinate, where lhs is the coordinate's quotient by a constant
   /// (warp = threadIdx.x / 32; if (warp == 0)) and rhs a constant; nullopt for anything else.
   std::optional<Constraint> quotientBound(const Linear &lhs, const Linear &rhs, llvm::CmpInst::Predicate pred) const;
@@ -472,6 +477,9 @@ private:
   std::map<const llvm::BasicBlock *, std::vector<Constraint>> digitGuards_;
   std::map<const llvm::BasicBlock *, const llvm::Instruction *> digitGuardBranches_;
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
+  /// A halving loop's phi that holds twice the variable the body works with (instcombine's rotated form of
+  /// `for (s = n / 2; s > 32; s >>= 1)` keeps s * 2 and computes s = phi >> 1 in the body): 2.
+  std::map<const llvm::PHINode *, int64_t> halvingScale_;
   std::set<const llvm::PHINode *> visitingPhis_;
   std::vector<Unknown> unknowns_;
 };
