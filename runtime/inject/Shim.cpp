@@ -142,7 +142,8 @@ int Shim::initialize() {
     activity_.enable(10);
     // PM sampling and the range profiler cannot hold a device's counters at once (docs/runtime.md): sampled
     // traffic is for runs without profiled launches.
-    if (options_.sampledTrafficIntervalNs > 0 && !countersWanted_)
+    sampledTraffic_ = options_.sampledTrafficIntervalNs > 0 && !countersWanted_;
+    if (sampledTraffic_)
       traffic_.prepare(options_.sampledTrafficIntervalNs);
     std::atexit(onExit);
     // A child the program forks writes nothing into this process's file; a signal that ends the program
@@ -324,7 +325,7 @@ void Shim::enterLaunch(const LaunchCall &call) {
     lastContextUid = call.contextUid;
   }
   l.device = lastDevice;
-  if (options_.sampledTrafficIntervalNs > 0 && !countersWanted_) {
+  if (sampledTraffic_) {
     traffic_.awaitStart(l.device); // the first launches of a sampled device: no kernel runs before its sampling
     // Registered after the CUDA runtime's own exit handler (made when it started, before this launch), so
     // run before it: sampling is stopped and decoded while the runtime still holds its contexts.

@@ -115,6 +115,7 @@ private:
   std::unique_ptr<NvmlClocks> nvml_;
   bool callbacksOn_ = false;
   bool countersWanted_ = false;
+  bool sampledTraffic_ = false; ///< PM sampling gives launches their DRAM bytes (--sampled-traffic, time mode)
 
   std::once_flag initialized_;
   std::once_flag describeStarted_;
