@@ -25,6 +25,16 @@ median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR
 ncu_traffic=(ncu --clock-control none --cache-control none --print-kernel-base mangled --csv --print-units base
   --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum)
 
+# sampled_launches FILE: how many of a measured file's launches have sampled bytes.
+sampled_launches() {
+  (cd "$here" && python3 -c '
+import sys, measured
+launches = list(measured.launches(sys.argv[1]))
+sampled = [l for l in launches if l.get("sampled")]
+shared = sum(1 for l in sampled if l.get("sampled_shared"))
+print(f"{len(sampled)} of {len(launches)} launches with sampled bytes, {shared} of them sharing a sample")' "$1")
+}
+
 for part in $parts; do
   case $part in
   overhead)
@@ -44,13 +54,7 @@ for part in $parts; do
     done
     "$run" --metrics time --sampled-traffic 10 --output-dir "$out" -- "$work/launches" >/dev/null 2>"$out/launches.err"
     tail -1 "$out/launches.err"
-    (cd "$here" && python3 -c '
-import sys, measured
-launches = list(measured.launches(sys.argv[1]))
-sampled = [l for l in launches if l.get("sampled")]
-shared = sum(1 for l in sampled if l.get("sampled_shared"))
-print(f"{len(sampled)} of {len(launches)} launches with sampled bytes, {shared} of them sharing a sample")' \
-      "$(ls -t "$out"/roofcheck.*.measured.jsonl | head -1)")
+    sampled_launches "$(ls -t "$out"/roofcheck.*.measured.jsonl | head -1)"
     ;;
   accuracy)
     steps=${ACCURACY_STEPS:-10}
@@ -82,11 +86,13 @@ print(f"{len(sampled)} of {len(launches)} launches with sampled bytes, {shared} 
       "$(ls "$out"/pytorch/roofcheck.*.measured.jsonl | head -1)")
     echo "default run: $(tail -1 "$out/pytorch/first.err")"
     declare -A wall=()
-    for _ in $(seq "$PYTORCH_ROUNDS"); do
+    for round in $(seq "$PYTORCH_ROUNDS"); do
       wall[native]+=" $(wall_ms "${program[@]}")"; cp "$work/stdout" "$out/pytorch/native.stdout"
       wall[time]+=" $(wall_ms "$run" --metrics time --output-dir "$work" -- "${program[@]}")"
-      wall[time-sampled]+=" $(wall_ms "$run" --metrics time --sampled-traffic 10 --output-dir "$work" -- "${program[@]}")"
+      mkdir -p "$work/sampled-$round"
+      wall[time-sampled]+=" $(wall_ms "$run" --metrics time --sampled-traffic 10 --output-dir "$work/sampled-$round" -- "${program[@]}")"
       cmp -s "$work/stdout" "$out/pytorch/native.stdout" || echo "time-sampled: output differs"
+      echo "time-sampled, round $round: $(sampled_launches "$work"/sampled-$round/roofcheck.*.measured.jsonl)"
       wall[default]+=" $(wall_ms "$run" --output-dir "$work" -- "${program[@]}")"
       cmp -s "$work/stdout" "$out/pytorch/native.stdout" || echo "default: output differs"
       wall[ncu]+=" $(wall_ms ncu --clock-control none --filter-mode per-launch-config --launch-count 3 --metrics "$metrics" "${program[@]}")"

@@ -1,5 +1,7 @@
 #include "CuptiPmSampling.h"
 
+#include <algorithm>
+
 namespace roofcheck::runtime {
 
 CuptiPmSampling::~CuptiPmSampling() {
@@ -28,7 +30,7 @@ bool CuptiPmSampling::configure(int device, const std::string &chip, const std::
   return true;
 }
 
-bool CuptiPmSampling::enable(int device, uint64_t intervalNs, size_t hardwareBufferBytes, uint32_t maxSamples) {
+bool CuptiPmSampling::enable(int device, uint64_t intervalNs, size_t hardwareBufferBytes) {
   CUpti_PmSampling_Enable_Params enable{CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
   enable.deviceIndex = static_cast<size_t>(device);
   if (!diagnostics_.cupti(cuptiPmSamplingEnable(&enable), "cuptiPmSamplingEnable"))
@@ -48,26 +50,29 @@ bool CuptiPmSampling::enable(int device, uint64_t intervalNs, size_t hardwareBuf
   if (!diagnostics_.cupti(cuptiPmSamplingSetConfig(&config), "cuptiPmSamplingSetConfig"))
     return false;
   diagnostics_.trace("PM sampling: configured");
+  return true;
+}
 
+bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
   CUpti_PmSampling_GetCounterDataSize_Params size{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
   size.pPmSamplingObject = object_;
   size.pMetricNames = const_cast<const char **>(host_.metricNames().data());
   size.numMetrics = host_.metricNames().size();
   size.maxSamples = maxSamples;
-  if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
+  if (!object_ ||
+      !diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
     return false;
-  counterData_.resize(size.counterDataSize);
-  return true;
-}
-
-bool CuptiPmSampling::resetCounterData() {
+  counterData_.assign(size.counterDataSize, 0);
   CUpti_PmSampling_CounterDataImage_Initialize_Params init{
       CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pPmSamplingObject = object_;
   init.counterDataSize = counterData_.size();
   init.pCounterData = counterData_.data();
-  return diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
-                            "cuptiPmSamplingCounterDataImageInitialize");
+  if (!diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
+                          "cuptiPmSamplingCounterDataImageInitialize"))
+    return false;
+  blankCounterData_ = counterData_;
+  return true;
 }
 
 bool CuptiPmSampling::start() {
@@ -97,11 +102,13 @@ std::vector<PmSample> CuptiPmSampling::drain(bool *overflow, bool *more, std::ch
 }
 
 bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
-  // Every decode goes into a freshly initialised image and all its completed samples are taken: decoding
-  // again into an image that already holds samples gave zero-valued samples after the first drain on the
-  // H200. A full image means the hardware buffer still has records.
-  if (!object_ || !resetCounterData())
+  // Every decode goes into a fresh image and all its completed samples are taken: decoding again into an
+  // image that already holds samples gave zero-valued samples after the first drain on the H200. A decode
+  // that fills the image loses the records it had read past it (gaps of 0.06-12 ms on the H200,
+  // docs/benchmarks.md): the image is made larger than what one decode normally finds waiting.
+  if (!object_ || blankCounterData_.empty())
     return false;
+  std::copy(blankCounterData_.begin(), blankCounterData_.end(), counterData_.begin());
   CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
   decode.pPmSamplingObject = object_;
   decode.pCounterDataImage = counterData_.data();
@@ -125,19 +132,18 @@ bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
     if (!diagnostics_.cupti(cuptiPmSamplingCounterDataGetSampleInfo(&sample),
                             "cuptiPmSamplingCounterDataGetSampleInfo"))
       return false;
+    if (lastSampleEnd_ != 0 && sample.startTimestamp > lastSampleEnd_)
+      missingNs_ += sample.startTimestamp - lastSampleEnd_;
+    lastSampleEnd_ = std::max(lastSampleEnd_, sample.endTimestamp);
     std::optional<std::map<std::string, double>> values = host_.evaluate(counterData_, i);
     if (values)
       samples.push_back({sample.startTimestamp, sample.endTimestamp, std::move(*values)});
   }
-  // Why samples stop coming back at the end of a run is still open (docs/benchmarks.md): the trace says how
-  // every decode that is not a plain "nothing more" ended.
-  if (diagnostics_.tracing() &&
-      (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS ||
-       info.numPopulatedSamples != info.numCompletedSamples))
-    diagnostics_.trace("PM sampling: a decode ended with reason " + std::to_string(decode.decodeStopReason) + ", " +
-                       std::to_string(info.numCompletedSamples) + " samples completed of " +
-                       std::to_string(info.numPopulatedSamples) + " populated" + (decode.overflow ? ", overflow" : ""));
-  return decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+  bool full = decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+  if (full)
+    diagnostics_.trace("PM sampling: a decode filled its image of " + std::to_string(info.numCompletedSamples) +
+                       " samples: those read past it are lost");
+  return full;
 }
 
 } // namespace roofcheck::runtime

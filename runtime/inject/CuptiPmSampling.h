@@ -31,21 +31,25 @@ public:
   /// with a warning, where the device cannot (a metric that does not exist or needs more than one pass).
   bool configure(int device, const std::string &chip, const std::vector<std::string> &metrics);
   /// Then, with a context of device current: sampling enabled on it every intervalNs of GPU time, into a
-  /// hardware buffer of hardwareBufferBytes, decoding up to maxSamples at a time. false, with a warning, where
-  /// the device refuses (permissions, counters held by another profiler).
-  bool enable(int device, uint64_t intervalNs, size_t hardwareBufferBytes, uint32_t maxSamples);
+  /// hardware buffer of hardwareBufferBytes (the time SetConfig takes grows with it: ~0.6 ms a MiB on the
+  /// H200). false, with a warning, where the device refuses (permissions, counters held by another profiler).
+  bool enable(int device, uint64_t intervalNs, size_t hardwareBufferBytes);
   bool start();
   bool stop();
+  /// The host image samples are decoded into, up to maxSamples at a time: made after start, since making a
+  /// large one takes tens of milliseconds (~3 KB a sample on the H200).
+  bool makeCounterData(uint32_t maxSamples);
   /// The samples the hardware has completed since the last drain, oldest first, decoded maxSamples at a time
   /// until none is waiting or the time is until; sets *overflow when the hardware buffer filled and samples
   /// were lost, and *more when samples are still waiting.
   std::vector<PmSample> drain(bool *overflow, bool *more = nullptr,
                               std::chrono::steady_clock::time_point until =
                                   std::chrono::steady_clock::time_point::max());
+  /// GPU time for which no sample came back so far (gaps between consecutive samples), in ns.
+  uint64_t missingNs() const { return missingNs_; }
   const std::vector<std::string> &metrics() const { return host_.metrics(); }
 
 private:
-  bool resetCounterData();
   /// One image's worth (maxSamples) into samples; true when more are waiting.
   bool decode(std::vector<PmSample> &samples, bool *overflow);
 
@@ -53,7 +57,10 @@ private:
   CuptiProfilerHost host_;
   CUpti_PmSampling_Object *object_ = nullptr;
   std::vector<uint8_t> counterData_;
+  /// counterData_ as initialised, copied over it before each decode rather than initialising it again.
+  std::vector<uint8_t> blankCounterData_;
   bool started_ = false;
+  uint64_t lastSampleEnd_ = 0, missingNs_ = 0;
 };
 
 } // namespace roofcheck::runtime

@@ -9,21 +9,23 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 namespace roofcheck::runtime {
 
 namespace {
 
-// Decoded this often: at 10 us samples the H200's 512 MiB hardware buffer held 10 ms of them with room to
-// spare, and at 1 us it overflowed (docs/benchmarks.md).
-constexpr std::chrono::milliseconds decodePeriod{10};
-constexpr size_t hardwareBufferBytes = size_t(512) << 20;
-// Decoding takes ~6 us of CPU a sample on the H200 in images of this many (4.5 of them in
-// cuptiPmSamplingDecodeData; 15 us in images of 20,000, 12 in images of 200), so at 10 us samples the thread
-// can fall behind: a round stops after roundLimit, so that a new device or a stop never waits long for it.
-constexpr uint32_t samplesPerDecode = 1000;
+// Decoded this often. A decode that fills its image loses the records it had read past it, so the image is
+// larger than what waits after one period: ~3,300 samples at 10 us, the decoder taking ~8.5 us of CPU a
+// sample on the H200 (docs/benchmarks.md). A round stops after roundLimit, so that a new device or a stop
+// never waits long for it.
+constexpr std::chrono::milliseconds decodePeriod{5};
+constexpr uint32_t samplesPerDecode = 10000; // ~32 MB on the H200, and as much again for its blank copy
 constexpr std::chrono::milliseconds roundLimit{100};
+// ~2.1 KB a sample on the H200: 64 MiB hold ~0.3 s of 10 us samples (16 MiB overflowed with decodes 80 ms
+// apart), and SetConfig takes ~90 ms where 512 MiB took ~300, time every first launch waits.
+constexpr size_t hardwareBufferBytes = size_t(64) << 20;
 
 // A kernel's record reaches the shim up to a few hundred milliseconds after the kernel ends (CUPTI hands
 // over buffers every 10 ms, the handler asks for completed ones every 100 ms): a span is settled only
@@ -91,7 +93,7 @@ void SampledTraffic::stopAll() {
   changed_.notify_all();
   await(lock, [&] {
     return finished_ || std::all_of(devices_.begin(), devices_.end(),
-                                     [](const auto &d) { return d.second.stopped || !d.second.pm; });
+                                     [](const auto &d) { return d.second.stopped || !d.second.started; });
   });
 }
 
@@ -118,8 +120,7 @@ std::unique_ptr<CuptiPmSampling> SampledTraffic::begin(int device, CUcontext con
                                                        std::unique_ptr<CuptiPmSampling> prepared) {
   std::unique_ptr<CuptiPmSampling> pm = prepared ? std::move(prepared) : configure(device);
   if (!pm || !diagnostics_.driver(cuCtxSetCurrent(context), "cuCtxSetCurrent") ||
-      !pm->enable(device, static_cast<uint64_t>(intervalNs_), hardwareBufferBytes, samplesPerDecode) ||
-      !pm->start()) {
+      !pm->enable(device, static_cast<uint64_t>(intervalNs_), hardwareBufferBytes) || !pm->start()) {
     diagnostics_.warn("sampled-traffic", "device " + std::to_string(device) +
                                              ": PM sampling did not start, so its launches have no sampled DRAM bytes");
     return nullptr;
@@ -149,6 +150,25 @@ bool SampledTraffic::drain(int device, CuptiPmSampling &pm, std::chrono::steady_
   return more;
 }
 
+void SampledTraffic::drainUntilNow(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point deadline) {
+  // Samples reach the hardware buffer some milliseconds after their end: before a stop, those up to the
+  // present are waited for, so that the last kernels' samples are among the decoded ones.
+  uint64_t now = 0;
+  if (!diagnostics_.cupti(cuptiGetTimestamp(&now), "cuptiGetTimestamp"))
+    return;
+  for (;;) {
+    drain(device, pm, deadline);
+    {
+      std::lock_guard<std::mutex> lock(ledgerMutex_);
+      if (ledger_.sampledUntil(device) >= now)
+        return;
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 void SampledTraffic::run() {
   blockFlushedSignalsOnThisThread();
   // Made while the program makes its first context (a few hundred ms), so that its first launch waits
@@ -171,11 +191,20 @@ void SampledTraffic::run() {
         lock.unlock();
         std::unique_ptr<CuptiPmSampling> pm = begin(device, d.context, device == 0 ? std::move(prepared) : nullptr);
         lock.lock();
-        d.pm = std::move(pm);
-        d.started = d.pm != nullptr;
+        d.started = pm != nullptr;
         d.settled = true;
         --unsettled_;
-        changed_.notify_all();
+        changed_.notify_all(); // the device's launches go on meanwhile: the samples wait in the hardware buffer
+        lock.unlock();
+        if (pm && !pm->makeCounterData(samplesPerDecode)) {
+          diagnostics_.warn("sampled-traffic", "device " + std::to_string(device) +
+                                                   ": PM samples cannot be decoded, so its launches have no sampled "
+                                                   "DRAM bytes");
+          pm.reset();
+        }
+        lock.lock();
+        d.pm = std::move(pm);
+        d.started = d.pm != nullptr;
       }
       if (!d.pm)
         continue;
@@ -186,14 +215,22 @@ void SampledTraffic::run() {
         continue;
       bool stopping = d.stopRequested;
       lock.unlock();
+      auto deadline = std::chrono::steady_clock::now() + (stopping ? patience : roundLimit);
       if (stopping) {
-        drain(device, *d.pm, std::chrono::steady_clock::now() + patience);
+        drainUntilNow(device, *d.pm, deadline);
         d.pm->stop();
         diagnostics_.trace("PM sampling: stopped on device " + std::to_string(device));
       }
-      behind |= drain(device, *d.pm, std::chrono::steady_clock::now() + (stopping ? patience : roundLimit));
+      behind |= drain(device, *d.pm, deadline);
       lock.lock();
       if (stopping) {
+        if (uint64_t missing = d.pm->missingNs()) {
+          char ms[32];
+          std::snprintf(ms, sizeof ms, "%.2f", static_cast<double>(missing) / 1e6);
+          diagnostics_.warn("sampled-traffic-missing",
+                            "PM sampling on device " + std::to_string(device) + " returned no samples for " + ms +
+                                " ms of GPU time (the decoder fell behind): launches then have no sampled bytes");
+        }
         d.pm.reset(); // disabled while its context still exists
         d.stopped = true;
         changed_.notify_all();
