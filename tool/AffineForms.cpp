@@ -54,7 +54,7 @@ Atom makeAtom(AtomKind kind, int dim, const llvm::Loop *loop, Expr expr) {
 
 bool isVariable(AtomKind kind) {
   return kind == AtomKind::ThreadIdx || kind == AtomKind::BlockIdx || kind == AtomKind::LoopIter ||
-         kind == AtomKind::HalvingIV || kind == AtomKind::Quotient;
+         kind == AtomKind::HalvingIV || kind == AtomKind::DoublingIV || kind == AtomKind::Quotient;
 }
 
 
@@ -348,6 +348,8 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
       auto scale = halvingScale_.find(phi);
       return Poly::atom(intern(key, atom)).scaled(scale == halvingScale_.end() ? 1 : scale->second);
     }
+    if (auto doubling = doublingPhis_.find(phi); doubling != doublingPhis_.end())
+      return Poly::atom(doublingAtom(doubling->second));
   }
   // A division, or a right shift by a constant k: a division by 2^k that rounds down, as Expr's does.
   if (auto *bin = dyn_cast<llvm::BinaryOperator>(value)) {

@@ -395,7 +395,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           // the block index become progressions of their own, so that the guard counts. With a guard on the
           // global index as well, neither range holds alone: unknown.
           for (const Constraint &tested : constraints) {
-            if (tested.halvingAtom >= 0 || tested.axis.tid < 0 || tested.axis.cta >= 0 || tested.axis.outer >= 0 ||
+            if (tested.loopAtom >= 0 || tested.axis.tid < 0 || tested.axis.cta >= 0 || tested.axis.outer >= 0 ||
                 std::any_of(constraints.begin(), constraints.end(), [&](const Constraint &c) {
                   return c.axis == tested.axis && c.lower && c.lower->asConstant() != 0;
                 }))
@@ -427,7 +427,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           for (auto &[axis, byAtom] : quotients) {
             std::vector<const Constraint *> list, onDigits;
             for (const Constraint &c : constraints)
-              if (c.axis == axis && c.halvingAtom < 0)
+              if (c.axis == axis && c.loopAtom < 0)
                 list.push_back(&c);
             if (digitGuards)
               for (const Constraint &c : *digitGuards)
@@ -495,7 +495,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             }
             std::vector<const Constraint *> list;
             for (const Constraint &c : constraints)
-              if (c.axis == axis && c.halvingAtom < 0)
+              if (c.axis == axis && c.loopAtom < 0)
                 list.push_back(&c);
             // A global index over a constant tile (blockIdx.x * 32768 + threadIdx.x, a loop filling the rest):
             // a block's threads reach min(tile, blockDim.x) of its positions, not all of them.
@@ -522,7 +522,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             if (atom.kind == AtomKind::Quotient) {
               std::vector<const Constraint *> list;
               for (const Constraint &c : constraints)
-                if (c.axis == atom.quotientAxis && c.halvingAtom < 0)
+                if (c.axis == atom.quotientAxis && c.loopAtom < 0)
                   list.push_back(&c);
               Expr range = rangeCount(atom.quotientAxis, *atom.quotientWidth, list);
               progressions.push_back({coeff, Expr::ceilDiv(range, toExpr(*atom.divisor)).simplified()});
@@ -562,7 +562,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           counted.strideYExpr = toExpr(*strideY);
         counted.dependsOnThread = movesWithThread;
         for (const Constraint &c : guards(&block))
-          if (c.axis.tid >= 0 && c.halvingAtom < 0 && c.upper &&
+          if (c.axis.tid >= 0 && c.loopAtom < 0 && c.upper &&
               (*c.upper - c.lower.value_or(Poly())).asConstant())
             counted.fewThreads[c.axis.tid] = true;
         if (Count executions = countBlock(&block); executions.value)

@@ -59,6 +59,10 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
     return;
   llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
+  if (std::optional<Constraint> doubling = doublingGuard(cmp, pred)) {
+    out.push_back(*doubling);
+    return;
+  }
   Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
   Linear rhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(1))));
   if (!lhs.known || !rhs.known)
@@ -83,7 +87,7 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
       (pred == llvm::CmpInst::ICMP_SLT || pred == llvm::CmpInst::ICMP_ULT)) {
     Constraint c;
     c.axis = axis;
-    c.halvingAtom = rhs.iters.begin()->first;
+    c.loopAtom = rhs.iters.begin()->first;
     out.push_back(c);
     return;
   }
@@ -426,6 +430,10 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
       if (!next || next->getOperand(0) != &phi)
         continue;
       auto *amount = dyn_cast<llvm::ConstantInt>(next->getOperand(1));
+      bool doubles = amount && ((next->getOpcode() == llvm::Instruction::Shl && amount->isOne()) ||
+                                (next->getOpcode() == llvm::Instruction::Mul && amount->equalsInt(2)));
+      if (doubles && doublingModel(loop, phi, *next, model))
+        return loops_[loop] = model;
       bool halves = amount && (((next->getOpcode() == llvm::Instruction::LShr || next->getOpcode() == llvm::Instruction::AShr) &&
                                 amount->isOne()) ||
                                ((next->getOpcode() == llvm::Instruction::UDiv || next->getOpcode() == llvm::Instruction::SDiv) &&
@@ -698,6 +706,112 @@ std::optional<llvm::APInt> evaluateAt(const llvm::Value *value, const llvm::PHIN
 
 } // namespace
 
+int KernelAnalysis::doublingAtom(const llvm::Loop *loop) {
+  char key[64];
+  std::snprintf(key, sizeof key, "doubling:%p", static_cast<const void *>(loop));
+  return intern(key, makeAtom(AtomKind::DoublingIV, -1, loop, Expr()));
+}
+
+bool KernelAnalysis::doublingModel(const llvm::Loop *loop, const llvm::PHINode &phi, const llvm::BinaryOperator &next,
+                                   LoopModel &model) {
+  // A bound ScalarEvolution can count to (s < 32) leaves it a counted loop.
+  if (!isa<llvm::SCEVCouldNotCompute>(se_.getBackedgeTakenCount(loop)) || phi.getNumIncomingValues() != 2)
+    return false;
+  const llvm::BasicBlock *latch = loop->getLoopLatch();
+  unsigned entry = phi.getIncomingBlock(0) == latch ? 1 : 0;
+  auto *start = dyn_cast<llvm::ConstantInt>(phi.getIncomingValue(entry));
+  if (!start || loop->contains(phi.getIncomingBlock(entry)) || start->getSExtValue() < 1 ||
+      !llvm::isPowerOf2_64(uint64_t(start->getSExtValue())))
+    return false;
+  // The latch goes on while next < bound: the trips are those of s below bound.
+  auto *back = dyn_cast<llvm::BranchInst>(latch->getTerminator());
+  auto *test = back && back->isConditional() ? dyn_cast<llvm::ICmpInst>(back->getCondition()) : nullptr;
+  if (!test)
+    return false;
+  llvm::CmpInst::Predicate pred =
+      back->getSuccessor(0) == loop->getHeader() ? test->getPredicate() : test->getInversePredicate();
+  const llvm::Value *bound = test->getOperand(1);
+  if (test->getOperand(0) != &next) {
+    if (test->getOperand(1) != &next)
+      return false;
+    bound = test->getOperand(0);
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  if (pred != llvm::CmpInst::ICMP_ULT && pred != llvm::CmpInst::ICMP_SLT)
+    return false;
+  Poly limit = toPoly(se_.getSCEV(const_cast<llvm::Value *>(bound)));
+  if (!invariant(limit))
+    return false;
+  doublingPhis_[&phi] = loop;
+  polys_.clear(); // SCEVs that saw this phi as an unknown value must now see the doubling variable
+  model.kind = LoopModel::Doubling;
+  model.doublingStart = start->getSExtValue();
+  model.doublingBound = limit;
+  model.iterAtom = doublingAtom(loop);
+  return true;
+}
+
+std::optional<Constraint> KernelAnalysis::doublingGuard(const llvm::ICmpInst *cmp, llvm::CmpInst::Predicate pred) {
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+    return std::nullopt;
+  // p = c * (the product of atoms of kinds, one each), and nothing else: {atoms in kinds' order, c}.
+  auto monomial = [&](const Poly &p, std::vector<AtomKind> kinds) -> std::optional<std::pair<Monomial, int64_t>> {
+    if (p.terms.size() != 1 || p.terms.begin()->first.size() != kinds.size())
+      return std::nullopt;
+    Monomial ordered;
+    for (AtomKind kind : kinds) {
+      auto found = std::find_if(p.terms.begin()->first.begin(), p.terms.begin()->first.end(),
+                                [&](int id) { return atoms_[id].kind == kind; });
+      if (found == p.terms.begin()->first.end())
+        return std::nullopt;
+      ordered.push_back(*found);
+    }
+    return std::pair{ordered, p.terms.begin()->second};
+  };
+  auto guardOn = [&](int thread, int doubling, int64_t scale, Poly bound) {
+    Constraint c;
+    c.axis.tid = atoms_[thread].dim;
+    c.loopAtom = doubling;
+    c.loopScale = scale;
+    c.loopBound = std::move(bound);
+    return c;
+  };
+  const llvm::Value *left = cmp->getOperand(0), *right = cmp->getOperand(1);
+  // c * s * threadIdx < bound (interleaved addressing: index = 2 * s * tid; if (index < blockDim.x)).
+  if (pred == llvm::CmpInst::ICMP_UGT || pred == llvm::CmpInst::ICMP_SGT) {
+    std::swap(left, right);
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  if (pred == llvm::CmpInst::ICMP_ULT || pred == llvm::CmpInst::ICMP_SLT) {
+    auto term = monomial(toPoly(se_.getSCEV(const_cast<llvm::Value *>(left))), {AtomKind::ThreadIdx, AtomKind::DoublingIV});
+    Poly bound = toPoly(se_.getSCEV(const_cast<llvm::Value *>(right)));
+    if (!term || term->second <= 0 || !invariant(bound))
+      return std::nullopt;
+    return guardOn(term->first[0], term->first[1], term->second, bound);
+  }
+  // threadIdx % (c * s) == 0, written as a remainder or, c * s being a power of two, as a mask (tid & (2s - 1)).
+  auto *zero = dyn_cast<llvm::ConstantInt>(right);
+  auto *op = dyn_cast<llvm::BinaryOperator>(left);
+  if (pred != llvm::CmpInst::ICMP_EQ || !zero || !zero->isZero() || !op)
+    return std::nullopt;
+  for (unsigned side = 0; side < 2; ++side) {
+    const llvm::Value *value = op->getOperand(side), *modulus = op->getOperand(1 - side);
+    if (op->getOpcode() == llvm::Instruction::URem && side == 1)
+      break;
+    auto thread = monomial(toPoly(se_.getSCEV(const_cast<llvm::Value *>(value))), {AtomKind::ThreadIdx});
+    Poly divisor = toPoly(se_.getSCEV(const_cast<llvm::Value *>(modulus)));
+    if (op->getOpcode() == llvm::Instruction::And)
+      divisor = divisor + Poly::constant(1);
+    else if (op->getOpcode() != llvm::Instruction::URem)
+      return std::nullopt;
+    auto multiple = monomial(divisor, {AtomKind::DoublingIV});
+    if (thread && thread->second == 1 && multiple && multiple->second > 0)
+      return guardOn(thread->first[0], multiple->first[0], multiple->second,
+                     launchDim("blockDim", atoms_[thread->first[0]].dim));
+  }
+  return std::nullopt;
+}
+
 int64_t KernelAnalysis::halvingLast(const llvm::Loop *loop, const llvm::PHINode *phi, int64_t scale) const {
   const llvm::BasicBlock *latch = loop->getLoopLatch();
   auto *back = latch ? dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
@@ -845,7 +959,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     case LoopModel::Halving: {
       const Constraint *guard = nullptr;
       for (const Constraint &c : constraints)
-        if (c.halvingAtom == model.iterAtom)
+        if (c.loopAtom == model.iterAtom)
           guard = &c;
       if (!guard && model.trips.isZero()) {
         count.reason = "halving loop whose trip count has no closed form";
@@ -868,6 +982,26 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       }
       Expr threads = toExpr(model.halvingStart.scaled(2) - Poly::constant(model.halvingLast));
       overrides[guard->axis] = model.halvingLast == 1 ? threads : Expr::max(threads, Expr::integer(0));
+      break;
+    }
+    case LoopModel::Doubling: {
+      // loopScale * s * threadIdx < bound, or threadIdx a multiple of loopScale * s, for s = start, 2 * start, ...
+      // below bound: bound / (2 * s) threads a trip, and bound / start - 1 in all where the guard's bound is the
+      // loop's and loopScale is 2 (bound a power of two, as tree reductions are written).
+      const Constraint *guard = nullptr;
+      for (const Constraint &c : constraints)
+        if (c.loopAtom == model.iterAtom)
+          guard = &c;
+      if (!guard || guard->loopScale != 2 || !(guard->loopBound == model.doublingBound)) {
+        count.reason = guard ? "doubling loop whose threads per trip it cannot sum"
+                             : "doubling loop whose trip count has no closed form (a logarithm of a launch value)";
+        count.where = model.where;
+        count.at = model.start;
+        return count;
+      }
+      Expr bound = toExpr(model.doublingBound);
+      overrides[guard->axis] =
+          (model.doublingStart == 1 ? bound : bound / Expr::integer(model.doublingStart)) - Expr::integer(1);
       break;
     }
     case LoopModel::Strided:
@@ -905,7 +1039,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   std::map<AxisKey, std::vector<const Constraint *>> byAxis;
   std::map<AxisKey, Poly> widths;
   for (const Constraint &c : constraints)
-    if (c.halvingAtom < 0 && !overrides.count(c.axis)) {
+    if (c.loopAtom < 0 && !overrides.count(c.axis)) {
       byAxis[c.axis].push_back(&c);
       widths[c.axis] = c.width;
     }

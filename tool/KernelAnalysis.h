@@ -90,7 +90,7 @@ struct AxisKey {
   bool operator==(const AxisKey &o) const { return tid == o.tid && cta == o.cta && outer == o.outer; }
 };
 
-enum class AtomKind { Param, LaunchDim, ThreadIdx, BlockIdx, LoopIter, HalvingIV, Quotient, Opaque, Unknown };
+enum class AtomKind { Param, LaunchDim, ThreadIdx, BlockIdx, LoopIter, HalvingIV, DoublingIV, Quotient, Opaque, Unknown };
 
 struct Atom {
   AtomKind kind = AtomKind::Unknown;
@@ -113,7 +113,7 @@ bool isVariable(AtomKind kind);
 struct Linear {
   std::map<AxisKey, Poly> axes;
   std::map<AxisKey, Poly> widths;
-  std::map<int, Poly> iters; ///< LoopIter / HalvingIV atom -> coefficient
+  std::map<int, Poly> iters; ///< LoopIter / HalvingIV / DoublingIV atom -> coefficient
   Poly invariant;
   bool known = true;
   std::string reason;
@@ -125,7 +125,12 @@ struct Constraint {
   AxisKey axis;
   Poly width;
   std::optional<Poly> lower, upper; ///< lower <= axis < upper
-  int halvingAtom = -1;             ///< threadIdx < (halving loop variable)
+  /// A thread coordinate bounded by a tree reduction's loop variable s: threadIdx < s (a halving loop), or
+  /// threadIdx < ceil(loopBound / (loopScale * s)) (a doubling loop: loopScale * s * threadIdx < loopBound, or
+  /// threadIdx a multiple of loopScale * s, with loopBound the block's extent).
+  int loopAtom = -1;
+  int64_t loopScale = 1;
+  Poly loopBound;
   /// A bound on one digit of the flat index `axis` (i = idx % n, j = idx / n) rather than on the index: the
   /// digit (idx / digitBelow) % (the next divisor / digitBelow). guards() keeps these apart (digitGuards_).
   std::optional<Poly> digitBelow;
@@ -141,7 +146,7 @@ struct DigitTest {
 };
 
 struct LoopModel {
-  enum Kind { Counted, Cover, Strided, Halving, Unknown } kind = Unknown;
+  enum Kind { Counted, Cover, Strided, Halving, Doubling, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
   AxisKey axis;     ///< Cover: the loop walks scale * (axis + k * extent(axis)) from base up to bound
   Poly width, base, bound;
@@ -149,6 +154,8 @@ struct LoopModel {
   int64_t step = 0; ///< Strided: as Cover, with a constant step in place of the axis's extent
   Poly halvingStart;       ///< Halving: s = start, start/2, ..., halvingLast (powers of two)
   int64_t halvingLast = 0; ///< Halving: the least s the loop runs with (0: not known)
+  int64_t doublingStart = 0; ///< Doubling: s = start, 2 * start, ... while s < doublingBound
+  Poly doublingBound;
   int iterAtom = -1;
   std::string reason;
   UnknownCause cause = UnknownCause::Analysis;
@@ -371,6 +378,15 @@ private:
   /// above it: the least power of two p for which the latch, at the trip with variable 2p, goes on. 0 where
   /// the latch is no test of the phi that can be evaluated.
   int64_t halvingLast(const llvm::Loop *loop, const llvm::PHINode *phi, int64_t scale) const;
+  /// A loop whose variable doubles from a constant power of two while below a bound that no trip count
+  /// expresses (log2 of a launch value): `for (s = 1; s < blockDim.x; s *= 2)`. false, with model untouched,
+  /// for anything else.
+  /// The atom of a doubling loop's variable.
+  int doublingAtom(const llvm::Loop *loop);
+  bool doublingModel(const llvm::Loop *loop, const llvm::PHINode &phi, const llvm::BinaryOperator &next,
+                     LoopModel &model);
+  /// lhs PRED rhs as the guard of a doubling loop's trip (Constraint::loopAtom); nullopt for anything else.
+  std::optional<Constraint> doublingGuard(const llvm::ICmpInst *cmp, llvm::CmpInst::Predicate pred);
   /// lhs PRED rhs as a bound on a thread coordinate, where lhs is the coordinate's quotient by a constant
   /// (warp = threadIdx.x / 32; if (warp == 0)) and rhs a constant; nullopt for anything else.
   std::optional<Constraint> quotientBound(const Linear &lhs, const Linear &rhs, llvm::CmpInst::Predicate pred) const;
@@ -476,7 +492,7 @@ private:
   /// Guards on digits of a flat index (if (i % n > 0)), by block, and the first branch that makes one.
   std::map<const llvm::BasicBlock *, std::vector<Constraint>> digitGuards_;
   std::map<const llvm::BasicBlock *, const llvm::Instruction *> digitGuardBranches_;
-  std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_;
+  std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_, doublingPhis_;
   /// A halving loop's phi that holds twice the variable the body works with (instcombine's rotated form of
   /// `for (s = n / 2; s > 32; s >>= 1)` keeps s * 2 and computes s = phi >> 1 in the body): 2.
   std::map<const llvm::PHINode *, int64_t> halvingScale_;
