@@ -922,6 +922,19 @@ std::optional<Expr> KernelAnalysis::digitCount(const Expr &extent, const std::ve
   return total.simplified();
 }
 
+Expr KernelAnalysis::stridedVisits(const LoopModel &walk) {
+  Expr step = Expr::integer(walk.step);
+  Expr n = Expr::max(toExpr(walk.bound - walk.base), Expr::integer(0));
+  Expr m = Expr::min(toExpr(extent(walk.axis, walk.width)), n);
+  auto below = [&](const Expr &x) { // F(x), as q·x - step·q·(q + 1)/2
+    Expr q = x / step;
+    return q * x - step * (q * (q + Expr::integer(1)) / Expr::integer(2));
+  };
+  // max(, 0) changes no value and keeps the sum one factor of the count (rather than multiplied out with
+  // the other dimensions).
+  return Expr::max(m + below(n) - below(n - m), Expr::integer(0));
+}
+
 Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   Count count;
   const std::vector<Constraint> &constraints = guards(block);
@@ -1005,6 +1018,8 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       break;
     }
     case LoopModel::Strided:
+      overrides[model.axis] = stridedVisits(model);
+      break;
     case LoopModel::Unknown:
       count.reason = model.reason;
       count.cause = model.cause;

@@ -407,6 +407,11 @@ private:
     Expr span = toExpr(walk.bound - walk.base);
     return walk.scale == 1 ? span : Expr::ceilDiv(span, Expr::integer(walk.scale)).simplified();
   }
+  /// The trips of a Strided loop over all threads of its axis: thread t runs ceil((n - t) / step) of them
+  /// (n = bound - base, none from t = n on), which over t < m = min(extent, n) sums to
+  /// m + F(n) - F(n - m), F(x) = Σ_{k<x} floor(k / step) = step·q·(q - 1)/2 + q·(x - q·step) with q = x / step.
+  /// That is n where the launch's extent is the step, as such loops are launched.
+  Expr stridedVisits(const LoopModel &walk);
   Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
   Count countBlock(const llvm::BasicBlock *block);
   void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr,
