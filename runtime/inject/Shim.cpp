@@ -46,6 +46,7 @@ struct ProfiledCall {
   CUcontext context = nullptr;
   int64_t unheldBefore = 0; ///< Shim::unheldLaunches_ when profiling began
   std::optional<int64_t> passes; ///< of the counter set it is profiled with
+  int64_t replayStarted = 0;     ///< ShimTiming's clock when the launch itself began
 };
 thread_local ProfiledCall profiledCall;
 
@@ -370,7 +371,9 @@ bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int
                           Launch &launch) {
   watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
   CuptiProfilerHost *host = counters_.hostFor(launch.device, counters);
+  int64_t started = timing_.start();
   bool begun = host && profiler_.begin(call.context, *host);
+  timing_.stop(ShimTiming::ProfileBegin, started);
   diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
   if (!begun) {
     watch_.end();
@@ -379,7 +382,7 @@ bool Shim::beginProfiling(const LaunchCall &call, const std::string &kernel, int
     return false;
   }
   watch_.step("inside the launch (CUPTI runs the kernel once per replay pass)");
-  profiledCall = {true, call.correlationId, call.context, unheldLaunches_.load(), host->passes()};
+  profiledCall = {true, call.correlationId, call.context, unheldLaunches_.load(), host->passes(), timing_.start()};
   // A profiled launch gets no activity record: its stream id comes from CUPTI here.
   uint32_t streamId = 0;
   if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
@@ -409,9 +412,12 @@ void Shim::exitLaunch(const LaunchCall &call) {
     return;
   }
   profiledCall.active = false;
+  timing_.stop(ShimTiming::ProfileReplay, profiledCall.replayStarted);
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
   watch_.step("collecting its counters (cuptiRangeProfilerStop, DecodeData, evaluation)");
+  int64_t ending = timing_.start();
   MetricsArrival arrival{call.correlationId, profiler_.end(call.context), profiledCall.passes};
+  timing_.stop(ShimTiming::ProfileEnd, ending);
   if (unheldLaunches_ != profiledCall.unheldBefore)
     arrival.metrics.reset(); // another launch may have been counted with this one
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
@@ -431,7 +437,9 @@ void Shim::exitLaunch(const LaunchCall &call) {
   // then hands over no buffer until a forced flush: a SIGKILL would lose every launch since. Nothing runs
   // beside a profiled launch (the gate, and replay itself), so all earlier kernels have ended by now.
   // After the arrival above, so that the counters' duration is the one this launch keeps.
+  int64_t flushing = timing_.start();
   activity_.flushAll();
+  timing_.stop(ShimTiming::ProfileFlush, flushing);
   wakeHandler(); // written at once: a crash right after loses no profiled launch
 }
 

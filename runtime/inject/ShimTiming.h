@@ -24,6 +24,11 @@ public:
     FinishFlush,   ///< at exit: CUPTI hands over its buffers
     FinishDrain,   ///< at exit: the queued records handled, the handler thread waited for
     FinishWrite,   ///< at exit: the last records and the summary written
+    // A profiled launch, in its callbacks (within launch-kept and launch-exit):
+    ProfileBegin,  ///< the range profiler enabled, configured and started
+    ProfileReplay, ///< from there to the exit callback: the launch with its replay passes
+    ProfileEnd,    ///< the range profiler stopped, its data decoded and evaluated
+    ProfileFlush,  ///< CUPTI's activity buffers flushed after it
     PhaseCount
   };
 
