@@ -378,11 +378,11 @@ private:
   /// above it: the least power of two p for which the latch, at the trip with variable 2p, goes on. 0 where
   /// the latch is no test of the phi that can be evaluated.
   int64_t halvingLast(const llvm::Loop *loop, const llvm::PHINode *phi, int64_t scale) const;
+  /// The atom of a doubling loop's variable.
+  int doublingAtom(const llvm::Loop *loop);
   /// A loop whose variable doubles from a constant power of two while below a bound that no trip count
   /// expresses (log2 of a launch value): `for (s = 1; s < blockDim.x; s *= 2)`. false, with model untouched,
   /// for anything else.
-  /// The atom of a doubling loop's variable.
-  int doublingAtom(const llvm::Loop *loop);
   bool doublingModel(const llvm::Loop *loop, const llvm::PHINode &phi, const llvm::BinaryOperator &next,
                      LoopModel &model);
   /// lhs PRED rhs as the guard of a doubling loop's trip (Constraint::loopAtom); nullopt for anything else.
@@ -409,7 +409,7 @@ private:
   }
   /// The trips of a Strided loop over all threads of its axis: thread t runs ceil((n - t) / step) of them
   /// (n = bound - base, none from t = n on), which over t < m = min(extent, n) sums to
-  /// m + F(n) - F(n - m), F(x) = Σ_{k<x} floor(k / step) = step·q·(q - 1)/2 + q·(x - q·step) with q = x / step.
+  /// m + F(n) - F(n - m), F(x) = Σ_{k<x} floor(k / step) = q·x - step·q·(q + 1)/2 with q = x / step.
   /// That is n where the launch's extent is the step, as such loops are launched.
   Expr stridedVisits(const LoopModel &walk);
   Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
