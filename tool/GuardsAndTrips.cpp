@@ -1000,12 +1000,14 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     case LoopModel::Doubling: {
       // loopScale * s * threadIdx < bound, or threadIdx a multiple of loopScale * s, for s = start, 2 * start, ...
       // below bound: bound / (2 * s) threads a trip, and bound / start - 1 in all where the guard's bound is the
-      // loop's and loopScale is 2 (bound a power of two, as tree reductions are written).
+      // loop's and the guarded dimension's extent, and loopScale is 2 (bound a power of two, as tree reductions
+      // are written).
       const Constraint *guard = nullptr;
       for (const Constraint &c : constraints)
         if (c.loopAtom == model.iterAtom)
           guard = &c;
-      if (!guard || guard->loopScale != 2 || !(guard->loopBound == model.doublingBound)) {
+      if (!guard || guard->loopScale != 2 || !(guard->loopBound == model.doublingBound) ||
+          !(guard->loopBound == launchDim("blockDim", guard->axis.tid))) {
         count.reason = guard ? "doubling loop whose threads per trip it cannot sum"
                              : "doubling loop whose trip count has no closed form (a logarithm of a launch value)";
         count.where = model.where;

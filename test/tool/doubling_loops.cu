@@ -72,6 +72,25 @@ __global__ void otherBound(const float *in, float *out) {
 // CHECK: flops.fp32 unknown
 // CHECK: unknown: doubling loop whose threads per trip it cannot sum
 
+// The threads of another dimension than the bound's: blockDim.x - 1 rows of a block of blockDim.y rows would
+// be a guess, and no sum is given.
+__global__ void otherDimension(const float *in, float *out) {
+  __shared__ float partial[256];
+  unsigned row = threadIdx.y;
+  partial[row] = in[blockIdx.x * blockDim.y + row];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (2 * s * row < blockDim.x)
+      partial[row] += partial[row + s];
+    __syncthreads();
+  }
+  out[blockIdx.x] = partial[0];
+}
+
+// CHECK-LABEL: kernel otherDimension
+// CHECK: flops.fp32 unknown
+// CHECK: unknown: doubling loop whose threads per trip it cannot sum
+
 // A constant bound is counted as before: 5 adds in every thread, 1,280 a block, 5,120 in all.
 __global__ void warpScan(float *data) {
   float v = data[threadIdx.x];
