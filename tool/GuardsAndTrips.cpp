@@ -960,6 +960,20 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   }
   Expr factor = Expr::integer(1);
   std::map<AxisKey, Expr> overrides;
+  // The guard that bounds the threads by a tree reduction's loop variable (Constraint::loopAtom), if any.
+  auto loopGuard = [&](const LoopModel &model) -> const Constraint * {
+    const Constraint *guard = nullptr;
+    for (const Constraint &c : constraints)
+      if (c.loopAtom == model.iterAtom)
+        guard = &c;
+    return guard;
+  };
+  auto unknownLoop = [&](const LoopModel &model, const char *reason) {
+    count.reason = reason;
+    count.where = model.where;
+    count.at = model.start;
+    return count;
+  };
   for (const llvm::Loop *loop = li_.getLoopFor(block); loop; loop = loop->getParentLoop()) {
     const LoopModel &model = loopModel(loop);
     switch (model.kind) {
@@ -970,16 +984,9 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       overrides[model.axis] = coverSpan(model);
       break;
     case LoopModel::Halving: {
-      const Constraint *guard = nullptr;
-      for (const Constraint &c : constraints)
-        if (c.loopAtom == model.iterAtom)
-          guard = &c;
-      if (!guard && model.trips.isZero()) {
-        count.reason = "halving loop whose trip count has no closed form";
-        count.where = model.where;
-        count.at = model.start;
-        return count;
-      }
+      const Constraint *guard = loopGuard(model);
+      if (!guard && model.trips.isZero())
+        return unknownLoop(model, "halving loop whose trip count has no closed form");
       if (!guard) {
         factor = factor * toExpr(model.trips);
         break;
@@ -987,12 +994,8 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       // threadIdx < s for s = start, start/2, ..., last: start + start/2 + ... + last = 2*start - last threads
       // (start a power of two no larger than the block, as tree reductions are written; none where start is
       // below last and the loop does not run).
-      if (model.halvingLast <= 0) {
-        count.reason = "halving loop whose last trip it cannot tell";
-        count.where = model.where;
-        count.at = model.start;
-        return count;
-      }
+      if (model.halvingLast <= 0)
+        return unknownLoop(model, "halving loop whose last trip it cannot tell");
       Expr threads = toExpr(model.halvingStart.scaled(2) - Poly::constant(model.halvingLast));
       overrides[guard->axis] = model.halvingLast == 1 ? threads : Expr::max(threads, Expr::integer(0));
       break;
@@ -1002,18 +1005,12 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       // below bound: bound / (2 * s) threads a trip, and bound / start - 1 in all where the guard's bound is the
       // loop's and the guarded dimension's extent, and loopScale is 2 (bound a power of two, as tree reductions
       // are written).
-      const Constraint *guard = nullptr;
-      for (const Constraint &c : constraints)
-        if (c.loopAtom == model.iterAtom)
-          guard = &c;
-      if (!guard || guard->loopScale != 2 || !(guard->loopBound == model.doublingBound) ||
-          !(guard->loopBound == launchDim("blockDim", guard->axis.tid))) {
-        count.reason = guard ? "doubling loop whose threads per trip it cannot sum"
-                             : "doubling loop whose trip count has no closed form (a logarithm of a launch value)";
-        count.where = model.where;
-        count.at = model.start;
-        return count;
-      }
+      const Constraint *guard = loopGuard(model);
+      if (!guard)
+        return unknownLoop(model, "doubling loop whose trip count has no closed form (a logarithm of a launch value)");
+      if (guard->loopScale != 2 || !(guard->loopBound == model.doublingBound) ||
+          !(guard->loopBound == launchDim("blockDim", guard->axis.tid)))
+        return unknownLoop(model, "doubling loop whose threads per trip it cannot sum");
       Expr bound = toExpr(model.doublingBound);
       overrides[guard->axis] =
           (model.doublingStart == 1 ? bound : bound / Expr::integer(model.doublingStart)) - Expr::integer(1);
