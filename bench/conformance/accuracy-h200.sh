@@ -9,7 +9,8 @@
 # usage: bench/conformance/accuracy-h200.sh CORPUS_COPY OUT_DIR [PROGRAM...]
 #   CORPUS_COPY  a folder holding each program's `dir` of accuracy.json (bench/conformance/accuracy.py
 #                --stage writes one); builds happen in it
-#   OUT_DIR      gets logs/, measured/<program>/ and ncu/<program>.csv
+#   OUT_DIR      gets logs/, measured/<program>/, ncu/<program>.csv and sass/<program>.json (each function's
+#                fp16 instructions and how many are register moves: source-convention/sass-fp16.py)
 # ACCURACY_STEP_TIMEOUT_S (default 120) bounds each build and each run. The builds run side by side.
 # ACCURACY_CONVENTION=source builds every program with source-convention/nvcc (special functions and
 # divisions turned into integer operations, packed halves into one instruction a lane): ncu's FLOPs are
@@ -29,7 +30,7 @@ hardware) program_path=$PATH ;;
 source) program_path="$here/source-convention:$PATH" ;; # its nvcc runs the toolkit's
 *) echo "accuracy-h200.sh: error: ACCURACY_CONVENTION is 'hardware' or 'source'" >&2; exit 2 ;;
 esac
-mkdir -p "$out/logs" "$out/measured" "$out/ncu"
+mkdir -p "$out/logs" "$out/measured" "$out/ncu" "$out/sass"
 out=$(cd "$out" && pwd)
 
 build=$root/build-gpu
@@ -76,6 +77,8 @@ while IFS=$'\t' read -r -a fields; do
   name=${fields[0]} dir=$corpus/${fields[1]} binary=${fields[3]}
   args=("${fields[@]:4}")
   [ -x "$dir/$binary" ] || continue
+  cuobjdump -sass "$dir/$binary" 2>> "$out/logs/$name.build.log" |
+    python3 "$here/source-convention/sass-fp16.py" > "$out/sass/$name.json"
   echo "=== $name ($(date +%T), ${SECONDS} s)"
   mkdir -p "$out/measured/$name"
   (cd "$dir" && timeout "$limit" "$build/bin/roofcheck-run" --metrics time --output-dir "$out/measured/$name" \

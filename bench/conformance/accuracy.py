@@ -14,7 +14,9 @@ launch's grid, block and arguments, and compares:
   - FLOPs: static flops.total against ncu's fadd + fmul + 2 ffma (fp32, fp64, fp16), within 1%; with
     --source-results, against ncu's count of the same launch in a build by source-convention/nvcc (special
     functions and divisions made integer operations, packed halves one instruction a lane), which is
-    Nsight Compute's count in the source convention: the referee then;
+    Nsight Compute's count in the source convention: the referee then (less its fp16 FLOPs where every fp16
+    instruction of the kernel's SASS is a register move, as the report's fp16-register-moves note takes
+    them out);
   - bytes: static read and write against the hand footprint, each within 1%;
   - and shows ncu's DRAM bytes beside the footprint (equal only when the footprint does not stay in L2).
 
@@ -153,12 +155,20 @@ def read_ncu(path):
     return out
 
 
-def ncu_flops(metrics):
+def ncu_flops(metrics, precisions="fdh"):
     total = 0.0
-    for p in "fdh":
+    for p in precisions:
         op = lambda name: metrics.get("smsp__sass_thread_inst_executed_op_%s%s_pred_on.sum" % (p, name), 0.0)
         total += op("add") + op("mul") + 2 * op("fma")
     return total
+
+
+def read_fp16_moves_only(path):
+    """The functions whose every fp16 instruction is a register move, in sass-fp16.py's output (none where
+    the run has no SASS summary)."""
+    if not os.path.exists(path):
+        return set()
+    return {name for name, f in json.load(open(path)).items() if f["fp16"] == f["moves"]}
 
 
 def read_expansions(path):
@@ -261,6 +271,7 @@ def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expan
         profiled = read_ncu(os.path.join(results, "ncu", program["program"] + ".csv"))
         in_source_convention = (read_ncu(os.path.join(source_results, "ncu", program["program"] + ".csv"))
                                 if source_results else None)
+        fp16_moves_only = read_fp16_moves_only(os.path.join(source_results or "", "sass", program["program"] + ".json"))
         for hand in program["kernels"]:
             row = {"program": program["program"], "kernel": hand["kernel"], "hand": hand}
             rows.append(row)
@@ -299,6 +310,10 @@ def compare(programs, corpus_tus, lint, static_dir, include_dirs, results, expan
                 source_row = next((r for r in in_source_convention if r["mangled"] == kernel["mangled"]
                                    and r["grid"] == ncu_row["grid"] and r["block"] == ncu_row["block"]), None)
                 row["ncu_flops_source"] = ncu_flops(source_row["metrics"]) if source_row else None
+                if source_row and kernel["mangled"] in fp16_moves_only:
+                    # Its fp16 "FMAs" are ptxas's register moves (sass-fp16.py): no arithmetic of the source.
+                    row["fp16_moves"] = row["ncu_flops_source"] - ncu_flops(source_row["metrics"], "fd")
+                    row["ncu_flops_source"] -= row["fp16_moves"]
                 row["flops_agree"] = (within(row["static_flops"], row["ncu_flops_source"])
                                       if source_row else None)
             # In Nsight Compute's convention: every special operation expanded as measured alone.
@@ -371,7 +386,11 @@ def markdown(rows):
         plain = [r for r in counted if not r["static_special"] and r.get("ncu_flops_source") is not None
                  and r["ncu_flops"] is not None]
         out.append("ncu's two counts within 1%% of each other on %d of %d kernels without special operations"
-                   % (sum(bool(within(r["ncu_flops"], r["ncu_flops_source"])) for r in plain), len(plain)))
+                   % (sum(bool(within(r["ncu_flops"], r["ncu_flops_source"] + r.get("fp16_moves", 0))) for r in plain),
+                      len(plain)))
+        moves = [r for r in flops if r.get("fp16_moves")]
+        out.append("source convention: fp16 FLOPs taken out as register moves (every fp16 instruction in the SASS "
+                   "an HFMA2 move) on %d kernels, %s FLOPs" % (len(moves), number(sum(r["fp16_moves"] for r in moves))))
     else:
         expanded = [r for r in flops if r["flops_agree"] is False and "expanded_agree" in r]
         out.append("FLOPs with special operations: static + their measured expansions = ncu within 1%% on %d of %d; "

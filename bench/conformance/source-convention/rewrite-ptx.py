@@ -31,6 +31,11 @@ NEGATION = re.compile(PREDICATE + r"neg\.(?:ftz\.)?(?P<type>f32|f64)\s+(?P<d>[^,
 INTEGER_DIVISION = re.compile(PREDICATE +
                               r"(?P<op>div|rem)\.(?P<type>[su](?:16|32|64))\s+"
                               r"(?P<d>[^,\s]+),\s*(?P<a>[^,\s]+),\s*(?P<b>[^;\s]+);")
+# A float add done by an atomic: on shared memory ptxas loops a compare-and-swap around an FADD, counted once
+# a retry (on global memory the add is done in L2, counted by neither side). State spaces other than .global.
+ATOMIC_ADD = re.compile(PREDICATE +
+                        r"(?P<op>atom|red)(?P<qualifiers>(?:\.(?!global\b|add\b)\w+(?:::\w+)?)*)\.add"
+                        r"(?:\.noftz)?\.(?P<type>f32|f64)\s+(?P<operands>[^;]+);")
 # PTX's integer literals: a divisor of this form is left to ptxas, which divides by it without FP.
 IMMEDIATE = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)U?")
 
@@ -90,6 +95,22 @@ def negation(m, counts):
     sign = "0x80000000" if m["type"] == "f32" else "0x8000000000000000"
     counts[f"neg.{m['type']}"] += 1
     return f"{m['pred'] or ''}xor.{bits} {m['d']}, {literal(m['a'])}, {sign};"
+
+
+def atomic_add(m, counts):
+    # The same atomic on the same bits as an integer add: the program's sums are wrong, its accesses and
+    # synchronisation are what they were, and no FP instruction is left to retry.
+    counts[f"{m['op']}.add.{m['type']}"] += 1
+    bits, unsigned = MANTISSA_BIT[m["type"]][0], "u" + m["type"][1:]
+    pred = m["pred"] or ""
+    operands = [o.strip() for o in m["operands"].split(",")]
+    value, address = literal(operands[-1]), operands[-2]
+    instruction = f"{m['op']}{m['qualifiers']}.add.{unsigned}"
+    if m["op"] == "red":
+        return (f"{{ .reg .{bits} %rc_v; {pred}mov.{bits} %rc_v, {value}; "
+                f"{pred}{instruction} {address}, %rc_v; }}")
+    return (f"{{ .reg .{bits} %rc_v, %rc_o; {pred}mov.{bits} %rc_v, {value}; "
+            f"{pred}{instruction} %rc_o, {address}, %rc_v; {pred}mov.{bits} {operands[0]}, %rc_o; }}")
 
 
 def integer_division(m, counts, labels):
@@ -153,6 +174,7 @@ def main():
     counts = Counter()
     labels = itertools.count()  # the long divisions' labels, unique in the module
     rewrites = ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed), (NEGATION, negation),
+                (ATOMIC_ADD, atomic_add),
                 (INTEGER_DIVISION, lambda m, counts: integer_division(m, counts, labels)))
     out = []
     for line in open(path):
