@@ -1,6 +1,7 @@
 #include "FlopClassifier.h"
 #include "InlinePtx.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
@@ -145,6 +146,42 @@ Flops intrinsicFlops(const llvm::Function &callee, llvm::Type *type, std::string
   return flops;
 }
 
+/// The product an add or subtract takes into an FMA when the code is contracted (nvcc's -fmad=true, clang's
+/// `contract` flag): one of its operands that is a multiply of its block, the one with fewer uses first, as
+/// LLVM's NVPTX fusion and ptxas pick it; between equals the one computed first, so that two adds sharing
+/// two products fuse the same one (ptxas does: rodrigues' `c*s + t` and `t - c*s`). Null where it takes none.
+const llvm::Instruction *fusedProduct(const llvm::Instruction &add) {
+  if ((add.getOpcode() != llvm::Instruction::FAdd && add.getOpcode() != llvm::Instruction::FSub) ||
+      !add.hasAllowContract())
+    return nullptr;
+  const llvm::Instruction *chosen = nullptr;
+  for (const llvm::Value *operand : add.operands()) {
+    auto *product = dyn_cast<llvm::Instruction>(operand);
+    if (!product || product->getOpcode() != llvm::Instruction::FMul || !product->hasAllowContract() ||
+        product->getParent() != add.getParent())
+      continue;
+    if (!chosen || product->getNumUses() < chosen->getNumUses() ||
+        (product->getNumUses() == chosen->getNumUses() && product->comesBefore(chosen)))
+      chosen = product;
+  }
+  return chosen;
+}
+
+/// A product with several uses is fused into each add that takes it (each becomes an FMA of 2 FLOPs); where
+/// every use takes it, the multiply itself is gone. A product with one use fuses at no change in the count
+/// (mul + add = FMA), so it is counted as written.
+int64_t contractedFlops(const llvm::Instruction &inst) {
+  if (const llvm::Instruction *product = fusedProduct(inst); product && !product->hasOneUse())
+    return 2;
+  if (inst.getOpcode() == llvm::Instruction::FMul && !inst.hasOneUse() && inst.hasAllowContract() &&
+      llvm::all_of(inst.users(), [&](const llvm::User *user) {
+        auto *add = dyn_cast<llvm::Instruction>(user);
+        return add && fusedProduct(*add) == &inst;
+      }))
+    return 0;
+  return 1;
+}
+
 } // namespace
 
 MathKind classifyMathFunction(const std::string &name, int *arithmeticFlops) {
@@ -208,7 +245,7 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   case llvm::Instruction::FAdd:
   case llvm::Instruction::FSub:
   case llvm::Instruction::FMul:
-    flops[bucketOf(inst.getType())] += lanesOf(inst.getType());
+    flops[bucketOf(inst.getType())] += contractedFlops(inst) * lanesOf(inst.getType());
     return flops;
   case llvm::Instruction::FDiv:
   case llvm::Instruction::FRem:

@@ -298,6 +298,12 @@ void translate(const std::vector<std::string> &args, size_t begin, const std::st
       out.push_back("-D__CUDACC_RELAXED_CONSTEXPR__");
       continue;
     }
+    // Without contraction no product is fused into an add (the FLOP count follows the FMAs formed).
+    if (is("--fmad") || is("-fmad")) {
+      if (valueOf(startsWith(arg, "--") ? "--fmad" : "-fmad") == "false")
+        out.push_back("-ffp-contract=off");
+      continue;
+    }
     if (arg == "--use_fast_math" || arg == "-use_fast_math") {
       out.push_back("-D__USE_FAST_MATH__");
       continue;
