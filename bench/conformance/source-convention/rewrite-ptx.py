@@ -4,8 +4,10 @@ instructions that ptxas expands into FLOP-counted arithmetic but the source conv
 operations (division, reciprocal, square root) become integer operations on their operands' bits, a
 half-to-float conversion (which ptxas emits as an fp16 add, HADD2.F32) becomes an integer move, and packed
 half arithmetic (f16x2, bf16x2: one instruction, two lanes) becomes one scalar instruction a lane, so that
-Nsight Compute counts FLOPs per lane as the source convention does; a negation (an FADD of zero where
-ptxas has no FP instruction to fold it into) becomes a flip of the sign bit. An integer division or
+Nsight Compute counts FLOPs per lane as the source convention does; a negation or an absolute value (an
+FADD or DADD of zero where ptxas has no FP instruction to fold it into) becomes a flip or clear of the sign
+bit, and a float atomic add outside global memory (a compare-and-swap loop around an FADD on shared
+memory) an integer atomic add of the same bits. An integer division or
 remainder by a register (ptxas computes it through a floating-point reciprocal, I2F, MUFU.RCP and F2I,
 and moves its constants with HFMA2.MMA, which Nsight Compute counts as fp16 FMAs) becomes a
 shift-and-subtract long division in integer instructions alone, with the same results; one by an
@@ -27,7 +29,7 @@ PACKED = re.compile(PREDICATE +
                     r"(?P<op>fma|add|sub|mul)\.(?P<modifiers>(?:\w+\.)*)(?P<type>f16x2|bf16x2)\s+"
                     r"(?P<operands>[^;]+);")
 
-NEGATION = re.compile(PREDICATE + r"neg\.(?:ftz\.)?(?P<type>f32|f64)\s+(?P<d>[^,\s]+),\s*(?P<a>[^;\s]+);")
+SIGN = re.compile(PREDICATE + r"(?P<op>neg|abs)\.(?:ftz\.)?(?P<type>f32|f64)\s+(?P<d>[^,\s]+),\s*(?P<a>[^;\s]+);")
 INTEGER_DIVISION = re.compile(PREDICATE +
                               r"(?P<op>div|rem)\.(?P<type>[su](?:16|32|64))\s+"
                               r"(?P<d>[^,\s]+),\s*(?P<a>[^,\s]+),\s*(?P<b>[^;\s]+);")
@@ -87,14 +89,17 @@ def packed(m, counts):
     return "{ " + " ".join(lines) + " }"
 
 
-def negation(m, counts):
-    # ptxas folds a negation into the FP instruction that uses it; where none does (an integer operation
-    # of the rewrite, a store), it is an FADD or DADD of zero, which Nsight Compute counts and the source
-    # convention does not (a sign is no FLOP). A flip of the sign bit is the same value.
+def sign(m, counts):
+    # ptxas folds a negation or an absolute value into the FP instruction that uses it; where none does (an
+    # integer operation of the rewrite, a store, a comparison), it is an FADD or DADD of zero (`DADD R, -RZ,
+    # |R|`), which Nsight Compute counts and the source convention does not (a sign is no FLOP). A flip or
+    # clear of the sign bit is the same value.
     bits = MANTISSA_BIT[m["type"]][0]
-    sign = "0x80000000" if m["type"] == "f32" else "0x8000000000000000"
-    counts[f"neg.{m['type']}"] += 1
-    return f"{m['pred'] or ''}xor.{bits} {m['d']}, {literal(m['a'])}, {sign};"
+    mask = {("neg", "f32"): "0x80000000", ("neg", "f64"): "0x8000000000000000",
+            ("abs", "f32"): "0x7FFFFFFF", ("abs", "f64"): "0x7FFFFFFFFFFFFFFF"}[m["op"], m["type"]]
+    counts[f"{m['op']}.{m['type']}"] += 1
+    operation = "xor" if m["op"] == "neg" else "and"
+    return f"{m['pred'] or ''}{operation}.{bits} {m['d']}, {literal(m['a'])}, {mask};"
 
 
 def atomic_add(m, counts):
@@ -173,7 +178,7 @@ def main():
     path = sys.argv[1]
     counts = Counter()
     labels = itertools.count()  # the long divisions' labels, unique in the module
-    rewrites = ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed), (NEGATION, negation),
+    rewrites = ((SPECIAL, special), (HALF_TO_FLOAT, half_to_float), (PACKED, packed), (SIGN, sign),
                 (ATOMIC_ADD, atomic_add),
                 (INTEGER_DIVISION, lambda m, counts: integer_division(m, counts, labels)))
     out = []
