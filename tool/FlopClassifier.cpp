@@ -146,19 +146,25 @@ Flops intrinsicFlops(const llvm::Function &callee, llvm::Type *type, std::string
   return flops;
 }
 
+bool isContractedAdd(const llvm::User *user) {
+  auto *add = dyn_cast<llvm::Instruction>(user);
+  return add && (add->getOpcode() == llvm::Instruction::FAdd || add->getOpcode() == llvm::Instruction::FSub) &&
+         add->hasAllowContract();
+}
+
 /// The product an add or subtract takes into an FMA when the code is contracted (nvcc's -fmad=true, clang's
-/// `contract` flag): one of its operands that is a multiply of its block, the one with fewer uses first, as
-/// LLVM's NVPTX fusion and ptxas pick it; between equals the one computed first, so that two adds sharing
-/// two products fuse the same one (ptxas does: rodrigues' `c*s + t` and `t - c*s`). Null where it takes none.
+/// `contract` flag): an operand that is a multiply of its block, used by nothing but adds (ptxas leaves a
+/// product that is also stored or compared a multiply of its own, and its adds adds); the one with fewer uses
+/// first, and between equals the one computed first, so that two adds sharing two products fuse the same one
+/// (ptxas does: rodrigues' `c*s + t` and `t - c*s`). Null where it takes none.
 const llvm::Instruction *fusedProduct(const llvm::Instruction &add) {
-  if ((add.getOpcode() != llvm::Instruction::FAdd && add.getOpcode() != llvm::Instruction::FSub) ||
-      !add.hasAllowContract())
+  if (!isContractedAdd(&add))
     return nullptr;
   const llvm::Instruction *chosen = nullptr;
   for (const llvm::Value *operand : add.operands()) {
     auto *product = dyn_cast<llvm::Instruction>(operand);
     if (!product || product->getOpcode() != llvm::Instruction::FMul || !product->hasAllowContract() ||
-        product->getParent() != add.getParent())
+        product->getParent() != add.getParent() || !llvm::all_of(product->users(), isContractedAdd))
       continue;
     if (!chosen || product->getNumUses() < chosen->getNumUses() ||
         (product->getNumUses() == chosen->getNumUses() && product->comesBefore(chosen)))
@@ -167,16 +173,15 @@ const llvm::Instruction *fusedProduct(const llvm::Instruction &add) {
   return chosen;
 }
 
-/// A product with several uses is fused into each add that takes it (each becomes an FMA of 2 FLOPs); where
-/// every use takes it, the multiply itself is gone. A product with one use fuses at no change in the count
-/// (mul + add = FMA), so it is counted as written.
+/// A product with several uses, all adds, is fused into each add that takes it (each becomes an FMA of 2
+/// FLOPs); where every use takes it, the multiply itself is gone. A product with one use fuses at no change
+/// in the count (mul + add = FMA), so it is counted as written.
 int64_t contractedFlops(const llvm::Instruction &inst) {
   if (const llvm::Instruction *product = fusedProduct(inst); product && !product->hasOneUse())
     return 2;
   if (inst.getOpcode() == llvm::Instruction::FMul && !inst.hasOneUse() && inst.hasAllowContract() &&
       llvm::all_of(inst.users(), [&](const llvm::User *user) {
-        auto *add = dyn_cast<llvm::Instruction>(user);
-        return add && fusedProduct(*add) == &inst;
+        return fusedProduct(*llvm::cast<llvm::Instruction>(user)) == &inst;
       }))
     return 0;
   return 1;

@@ -2,7 +2,9 @@
 // it, also where the product has several uses, so a product shared by two adds runs as two FMAs (4 FLOPs)
 // rather than one multiply and two adds (3). A product with one use counts the same either way. Between two
 // shared products one add takes one of them, the same one in both adds (ptxas: rodrigues' rotation matrix,
-// 43 FLOPs a thread where the IR has 40). Without contraction (-fmad=false) the IR's count stands.
+// 43 FLOPs a thread where the IR has 40). Without contraction (-fmad=false) the IR's count stands. Every
+// count below is what Nsight Compute counted of these kernels built by nvcc -O3 -arch=sm_90 on the H200
+// (2026-12-04), with -fmad=true and with -fmad=false.
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1024 | FileCheck %s
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1024 -- -fmad=false | FileCheck %s --check-prefix=NOFMAD
 
@@ -27,8 +29,8 @@ __global__ void two_shared_products(float *out, const float *a, const float *b, 
   }
 }
 
-// One use a product: mul + add as written (2 + 2 = 4); a product that is also stored stays a multiply,
-// and the add that takes it is an FMA (1 + 2 = 3).
+// One use a product: mul + add as written (2 + 2 = 4); a product that is also stored stays a multiply and
+// its add an add (1 + 1 = 2), nvcc fuses nothing there.
 __global__ void single_and_stored(float *out, float *kept, const float *a, const float *b, const float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -44,7 +46,7 @@ __global__ void single_and_stored(float *out, float *kept, const float *a, const
 // CHECK-LABEL: kernel two_shared_products
 // CHECK: flops.total 5 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 5120{{$}}
 // CHECK-LABEL: kernel single_and_stored
-// CHECK: flops.total 7 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 7168{{$}}
+// CHECK: flops.total 6 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 6144{{$}}
 
 // NOFMAD-LABEL: kernel shared_product
 // NOFMAD: flops.total 3 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 3072{{$}}
