@@ -46,6 +46,10 @@ if config.with_clang and built("roofcheck-lint"):
     config.available_features.add("clang")
 if config.with_cuda:
     config.available_features.add("cuda")
+# The toolkit's nvcc (tests of what nvcc makes of a file: the source-convention referee's headers).
+if config.nvcc and os.access(config.nvcc, os.X_OK):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
 
 def gpu_usable():
     smi = shutil.which("nvidia-smi")
