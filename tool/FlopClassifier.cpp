@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InlineAsm.h"
@@ -152,9 +153,19 @@ bool isContractedAdd(const llvm::User *user) {
          add->hasAllowContract();
 }
 
+/// A store into a thread's local array: the engine keeps the loops over such an array, and with them the
+/// array; nvcc unrolls them and keeps its elements in registers, so the store is no use of the value there.
+bool isLocalStore(const llvm::User *user) {
+  auto *store = dyn_cast<llvm::StoreInst>(user);
+  return store && llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(store->getPointerOperand()));
+}
+
+bool leavesProductFusable(const llvm::User *user) { return isContractedAdd(user) || isLocalStore(user); }
+
 /// The product an add or subtract takes into an FMA when the code is contracted (nvcc's -fmad=true, clang's
-/// `contract` flag): an operand that is a multiply of its block, used by nothing but adds (ptxas leaves a
-/// product that is also stored or compared a multiply of its own, and its adds adds); the one with fewer uses
+/// `contract` flag): an operand that is a multiply of its block, used by nothing but adds and local stores
+/// (ptxas leaves a product that is also stored to memory or compared a multiply of its own, and its adds
+/// adds); the one with fewer uses
 /// first, and between equals the one computed first, so that two adds sharing two products fuse the same one
 /// (ptxas does: rodrigues' `c*s + t` and `t - c*s`). Null where it takes none.
 const llvm::Instruction *fusedProduct(const llvm::Instruction &add) {
@@ -164,7 +175,7 @@ const llvm::Instruction *fusedProduct(const llvm::Instruction &add) {
   for (const llvm::Value *operand : add.operands()) {
     auto *product = dyn_cast<llvm::Instruction>(operand);
     if (!product || product->getOpcode() != llvm::Instruction::FMul || !product->hasAllowContract() ||
-        product->getParent() != add.getParent() || !llvm::all_of(product->users(), isContractedAdd))
+        product->getParent() != add.getParent() || !llvm::all_of(product->users(), leavesProductFusable))
       continue;
     if (!chosen || product->getNumUses() < chosen->getNumUses() ||
         (product->getNumUses() == chosen->getNumUses() && product->comesBefore(chosen)))
@@ -181,7 +192,7 @@ int64_t contractedFlops(const llvm::Instruction &inst) {
     return 2;
   if (inst.getOpcode() == llvm::Instruction::FMul && !inst.hasOneUse() && inst.hasAllowContract() &&
       llvm::all_of(inst.users(), [&](const llvm::User *user) {
-        return fusedProduct(*llvm::cast<llvm::Instruction>(user)) == &inst;
+        return isLocalStore(user) || fusedProduct(*llvm::cast<llvm::Instruction>(user)) == &inst;
       }))
     return 0;
   return 1;

@@ -41,16 +41,41 @@ __global__ void single_and_stored(float *out, float *kept, const float *a, const
   }
 }
 
+// A butterfly on a thread's local array (fft's radix-8 steps): the array stays in memory for the engine,
+// whose loops over it stay loops, so each product is also stored; nvcc unrolls the loops, keeps the array
+// in registers and fuses as above (v[2]*c into both adds: 1 + 2 + 2, and the two adds into v[0], v[1]).
+__global__ void local_array_butterfly(float *out, const float *in, float c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float v[4];
+  for (int k = 0; k < 4; ++k)
+    v[k] = in[4 * i + k];
+  v[2] = v[2] * c;
+  v[3] = v[3] * c;
+  float sum = v[2] + v[3], difference = v[2] - v[3];
+  v[0] += sum;
+  v[1] += difference;
+  v[2] = sum;
+  v[3] = difference;
+  for (int k = 0; k < 4; ++k)
+    out[4 * i + k] = v[k];
+}
+
 // CHECK-LABEL: kernel shared_product
 // CHECK: flops.total 4 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 4096{{$}}
 // CHECK-LABEL: kernel two_shared_products
 // CHECK: flops.total 5 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 5120{{$}}
 // CHECK-LABEL: kernel single_and_stored
 // CHECK: flops.total 6 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 6144{{$}}
+// CHECK-LABEL: kernel local_array_butterfly
+// CHECK: flops.total 7 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 7168{{$}}
 
 // NOFMAD-LABEL: kernel shared_product
 // NOFMAD: flops.total 3 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 3072{{$}}
 // NOFMAD-LABEL: kernel two_shared_products
 // NOFMAD: flops.total 4 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 4096{{$}}
 // NOFMAD-LABEL: kernel single_and_stored
+// NOFMAD: flops.total 6 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 6144{{$}}
+// NOFMAD-LABEL: kernel local_array_butterfly
 // NOFMAD: flops.total 6 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x) = 6144{{$}}
