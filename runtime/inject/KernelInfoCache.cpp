@@ -40,7 +40,7 @@ std::shared_ptr<KernelInfo> KernelInfoCache::describe(CUfunction function, const
     return info;
   }
   // Launches profiled under kernel replay get no activity record, which is where a launch's registers
-  // come from; this is what they fall back on (Shim::registersOf).
+  // come from; this is what they fall back on (LaunchRecords::registersOf).
   int registers = 0;
   CUdevice device = 0;
   if (isFunction ? cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function) == CUDA_SUCCESS

@@ -1,0 +1,102 @@
+#include "CounterSessions.h"
+
+#include "roofcheck/Metrics.h"
+
+#include <chrono>
+#include <vector>
+
+namespace roofcheck::runtime {
+
+namespace {
+
+// The launch this thread is inside of while its counters are being collected.
+struct ProfiledCall {
+  bool active = false;
+  uint32_t correlationId = 0;
+  CUcontext context = nullptr;
+  int64_t unheldBefore = 0;      ///< LaunchGating::unheldLaunches() when profiling began
+  std::optional<int64_t> passes; ///< of the counter set it is profiled with
+  int64_t replayStarted = 0;     ///< ShimTiming's clock when the launch itself began
+};
+thread_local ProfiledCall profiledCall;
+
+// Collecting the counters of one launch taking longer than this turns counters off for the rest of the
+// run; a step of it taking longer is reported while it lasts.
+constexpr double slowProfilingSeconds = 10;
+
+} // namespace
+
+void CounterSessions::configure(CUcontext context, CUdevice device) {
+  const std::vector<std::string> &requested =
+      options_.metricsMode == MetricsMode::List ? options_.metrics : defaultMetrics();
+  using Outcome = CounterConfigurations::Outcome;
+  Outcome outcome = counters_.configure(context, device, requested, options_.metricsMode == MetricsMode::Default,
+                                        options_.trafficSet);
+  if (outcome == Outcome::NotAllowed)
+    selector_.stopProfiling();
+  if (outcome != Outcome::Made)
+    return;
+  CuptiProfilerHost *full = counters_.hostFor(static_cast<int>(device), CounterSet::Full);
+  CuptiProfilerHost *traffic = counters_.hostFor(static_cast<int>(device), CounterSet::Traffic);
+  bool hasTrafficSet = traffic != full;
+  devices_.describeCounters(*full, hasTrafficSet ? traffic : nullptr);
+  if (hasTrafficSet)
+    selector_.useTrafficSet();
+}
+
+bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters,
+                            Launch &launch) {
+  watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
+  CuptiProfilerHost *host = counters_.hostFor(launch.device, counters);
+  int64_t started = timing_.start();
+  bool begun = host && profiler_.begin(call.context, *host);
+  timing_.stop(ShimTiming::ProfileBegin, started);
+  diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
+  if (!begun) {
+    watch_.end();
+    if (profiler_.permanentlyUnavailable())
+      selector_.stopProfiling();
+    return false;
+  }
+  watch_.step("inside the launch (CUPTI runs the kernel once per replay pass)");
+  profiledCall = {true, call.correlationId, call.context, gating_.unheldLaunches(), host->passes(), timing_.start()};
+  // A profiled launch gets no activity record: its stream id comes from CUPTI here.
+  uint32_t streamId = 0;
+  if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
+                         "cuptiGetStreamIdEx"))
+    launch.stream = streamId;
+  return true;
+}
+
+bool CounterSessions::inSession(uint32_t correlationId) const {
+  return profiledCall.active && profiledCall.correlationId == correlationId;
+}
+
+LaunchCounters CounterSessions::end(const LaunchCall &call) {
+  profiledCall.active = false;
+  timing_.stop(ShimTiming::ProfileReplay, profiledCall.replayStarted);
+  diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": collecting its counters");
+  watch_.step("collecting its counters (cuptiRangeProfilerStop, DecodeData, evaluation)");
+  int64_t ending = timing_.start();
+  LaunchCounters counters{call.correlationId, profiler_.end(call.context), profiledCall.passes};
+  timing_.stop(ShimTiming::ProfileEnd, ending);
+  if (gating_.unheldLaunches() != profiledCall.unheldBefore)
+    counters.metrics.reset(); // another launch may have been counted with this one
+  diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
+                     (counters.metrics ? "collected" : "failed"));
+  if (auto [seconds, kernel] = watch_.end(); seconds > slowProfilingSeconds) {
+    selector_.stopProfiling();
+    diagnostics_.warn("profiling-slow", "counters are off from here on: collecting them for one launch of " + kernel +
+                                            " took " + std::to_string(static_cast<int>(seconds)) +
+                                            " s (kernel replay saves and restores the program's device memory "
+                                            "for every pass); durations continue");
+  }
+  return counters;
+}
+
+void CounterSessions::warnIfStuck() {
+  if (std::optional<std::string> message = watch_.overdue(std::chrono::duration<double>(slowProfilingSeconds)))
+    diagnostics_.warn("profiling-stuck", *message);
+}
+
+} // namespace roofcheck::runtime

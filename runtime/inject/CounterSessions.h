@@ -1,0 +1,71 @@
+// The hardware counters of profiled launches: each device's counter configurations, made when its first
+// context is created, and a session of CUPTI's range profiler around each profiled launch, from its entry
+// callback to its exit callback on the launching thread. A launch that stays long in a step of its session
+// is reported while it lasts, and one whose counters took too long turns counters off for the rest of the run.
+#pragma once
+
+#include "../LaunchSelector.h"
+#include "../ProfilingWatch.h"
+#include "../RunOptions.h"
+#include "CounterConfigurations.h"
+#include "CuptiCallbacks.h"
+#include "CuptiRangeProfiler.h"
+#include "DeviceDescription.h"
+#include "Diagnostics.h"
+#include "LaunchGating.h"
+#include "ShimTiming.h"
+
+#include "roofcheck/Contracts.h"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace roofcheck::runtime {
+
+/// The counters of a profiled launch (nullopt: collecting them failed).
+struct LaunchCounters {
+  uint32_t correlationId = 0;
+  std::optional<std::map<std::string, double>> metrics;
+  std::optional<int64_t> passes; ///< of the counter set that counted them
+};
+
+class CounterSessions {
+public:
+  CounterSessions(Diagnostics &diagnostics, ShimTiming &timing, const RunOptions &options, LaunchSelector &selector,
+                  CounterConfigurations &counters, DeviceDescription &devices, const LaunchGating &gating)
+      : diagnostics_(diagnostics), timing_(timing), options_(options), selector_(selector), counters_(counters),
+        devices_(devices), gating_(gating), profiler_(diagnostics) {}
+
+  /// Makes the counter configurations of device at its first context, from inside the driver's callback.
+  void configure(CUcontext context, CUdevice device);
+  /// Before context goes away.
+  void release(CUcontext context) { profiler_.release(context); }
+
+  /// At the entry of a launch that holds the gate alone: starts its session with the counter set asked for.
+  /// false when it cannot be profiled.
+  bool begin(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters, Launch &launch);
+  /// Whether the launch this thread is exiting (by its correlation id) has a session.
+  bool inSession(uint32_t correlationId) const;
+  /// At the exit of a launch inSession(): ends the session.
+  LaunchCounters end(const LaunchCall &call);
+
+  /// On the handler thread: warns (once) while a profiled launch stays long in a step.
+  void warnIfStuck();
+
+private:
+  Diagnostics &diagnostics_;
+  ShimTiming &timing_;
+  const RunOptions &options_;
+  LaunchSelector &selector_;
+  CounterConfigurations &counters_;
+  DeviceDescription &devices_;
+  const LaunchGating &gating_;
+  CuptiRangeProfiler profiler_;
+  ProfilingWatch watch_;
+};
+
+} // namespace roofcheck::runtime
