@@ -325,12 +325,8 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
         auto [what, axis] = name.split('.');
         int dim = axis == "x" ? 0 : axis == "y" ? 1 : axis == "z" ? 2 : -1;
         if (dim >= 0) {
-          if (what == "tid" || what == "ctaid") {
-            AtomKind kind = what == "tid" ? AtomKind::ThreadIdx : AtomKind::BlockIdx;
-            std::string symbol = std::string(what == "tid" ? "threadIdx." : "blockIdx.") + "xyz"[dim];
-            Atom atom = makeAtom(kind, dim, nullptr, Expr::symbol(symbol));
-            return Poly::atom(intern("coord:" + symbol, atom));
-          }
+          if (what == "tid" || what == "ctaid")
+            return coordinate(what == "tid" ? AtomKind::ThreadIdx : AtomKind::BlockIdx, dim);
           if (what == "ntid")
             return launchDim("blockDim", dim);
           if (what == "nctaid")
@@ -618,7 +614,7 @@ Linear KernelAnalysis::decompose(const Poly &p) {
       for (const auto &[e, cc] : ctas) {
         if ((pass == 0) != (e == d))
           continue;
-        if (cc == ct * launchDim("blockDim", d)) {
+        if (cc == ct * launchDim("blockDim", d) || wholeGroupsOfBlock(divideByTerm(cc, ct), d)) {
           paired = e;
           width = launchDim("blockDim", d);
           break;
@@ -647,9 +643,53 @@ Linear KernelAnalysis::decompose(const Poly &p) {
       lin.axes[{d, -1}] = ct;
     }
   }
+  foldWarpRank(lin, ctas);
   for (const auto &[e, cc] : ctas)
     lin.axes[{-1, e}] = cc;
   return lin;
+}
+
+bool KernelAnalysis::wholeGroupsOfBlock(const std::optional<Poly> &p, int dim) {
+  // g * (blockDim.d / g), as a block's offset in whole warps or groups (blockIdx.x * (blockDim.x / 32) * 32
+  // + threadIdx.x % 32 + 32 * (threadIdx.x / 32)): blockDim.d, where it is a multiple of g.
+  if (!p || p->terms.size() != 1 || p->terms.begin()->second <= 1)
+    return false;
+  int64_t group = p->terms.begin()->second;
+  return *p == opaque(toExpr(launchDim("blockDim", dim)) / Expr::integer(group)).scaled(group);
+}
+
+void KernelAnalysis::foldWarpRank(Linear &lin, std::map<int, Poly> &ctas) {
+  // A warp's rank over the launch (warp = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) is the global
+  // index divided by 32, where blockDim.x is a multiple of 32: the groups it counts are whole in every block,
+  // as such launches are written. Scaled by k (warp * n + lane, a row of n values a warp), k·(threadIdx.x / 32)
+  // goes with it and what else the thread's quotient carries (-32 of the lane's threadIdx.x % 32) stays.
+  for (const auto &[id, coeff] : lin.iters) {
+    const Atom &q = atoms_[id];
+    std::optional<int64_t> group = q.kind == AtomKind::Quotient && q.quotientAxis.cta < 0 && q.quotientAxis.outer < 0
+                                       ? q.divisor->asConstant()
+                                       : std::nullopt;
+    if (!group || *group <= 1)
+      continue;
+    int dim = q.quotientAxis.tid;
+    auto block = ctas.find(dim);
+    Poly groupsPerBlock = opaque(toExpr(launchDim("blockDim", dim)) / Expr::integer(*group));
+    std::optional<Poly> scale = block == ctas.end() ? std::nullopt : divideByTerm(block->second, groupsPerBlock);
+    if (!scale || !invariant(*scale) || !(*scale * groupsPerBlock == block->second))
+      continue;
+    Poly global = coordinate(AtomKind::BlockIdx, dim) * launchDim("blockDim", dim) + coordinate(AtomKind::ThreadIdx, dim);
+    std::optional<Poly> rank = axisQuotient(global, Poly::constant(*group));
+    if (!rank)
+      continue;
+    Poly rest = coeff - *scale;
+    int thread = id;
+    ctas.erase(block);
+    if (rest.isZero())
+      lin.iters.erase(thread);
+    else
+      lin.iters[thread] = rest;
+    lin.iters[rank->terms.begin()->first.front()] = *scale;
+    return;
+  }
 }
 
 std::optional<KernelAnalysis::FlatDigit> KernelAnalysis::flatDigit(const Linear &lin) const {
@@ -683,6 +723,7 @@ std::optional<KernelAnalysis::FlatDigit> KernelAnalysis::flatDigit(const Linear 
   }
   digit.below = terms[0].first;
   digit.coeff = terms[0].second;
+  digit.whole = terms.size() == 1;
   return digit;
 }
 

@@ -345,7 +345,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         bool strideXUnknown = false;
         bool splitByThreadGuard = false;
         if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
-            !footprintIgnoresThreadTests(&block, movesWithThread)) {
+            !footprintIgnoresThreadTests(&block, movesWithThread) && !lanesKeepFootprint(&block, lin)) {
           const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
           known = false;
           reason = unmodelled.reason;
@@ -360,7 +360,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           std::map<AxisKey, const LoopModel *> covers;
           for (const llvm::Loop *loop = li_.getLoopFor(&block); loop; loop = loop->getParentLoop()) {
             const LoopModel &model = loopModel(loop);
-            if (model.kind == LoopModel::Cover || model.kind == LoopModel::Strided)
+            if (model.kind == LoopModel::Cover || model.kind == LoopModel::Strided ||
+                model.kind == LoopModel::GroupStrided)
               covers[model.axis] = &model;
           }
           // An index and its quotients (row = i / cols, col = i % cols): digits of a mixed radix, one
@@ -440,6 +441,16 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                 std::none_of(list.begin(), list.end(), [](const Constraint *c) { return c->lower.has_value(); })) {
               digitsTakenApart.insert(axis);
               lin.invariant = lin.invariant + shift;
+              // A loop over the lanes of each group (for (c = lane; c < n; c += 32)): the lane digit and the
+              // loop's trips together walk [base, bound) once a group.
+              if (auto walk = covers.find(axis); walk != covers.end() && walk->second->kind == LoopModel::GroupStrided) {
+                auto iter = lin.iters.find(walk->second->iterAtom);
+                auto lane = std::find_if(digits->begin(), digits->end(), [&](const Progression &p) { return p.stride == index; });
+                if (iter != lin.iters.end() && lane != digits->end() && iter->second == index.scaled(walk->second->step)) {
+                  lane->count = Expr::max(toExpr(walk->second->bound - walk->second->base), Expr::integer(0));
+                  lin.iters.erase(iter);
+                }
+              }
               progressions.insert(progressions.end(), digits->begin(), digits->end());
               for (const auto &entry : byAtom)
                 lin.iters.erase(entry.first);

@@ -150,6 +150,20 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   default:
     return;
   }
+  // q = idx / g < u is idx < g * u: a bound on the index itself, which counts its threads.
+  std::optional<int64_t> group = digit && digit->whole ? digit->below.asConstant() : std::nullopt;
+  if (group && *group > 0) {
+    Constraint index;
+    index.axis = c.axis;
+    index.width = c.width;
+    if (c.lower)
+      index.lower = c.lower->scaled(*group);
+    if (c.upper)
+      index.upper = c.upper->scaled(*group);
+    index.wholeGroups = *group;
+    out.push_back(index);
+    c.boundsIndexToo = true;
+  }
   out.push_back(c);
 }
 
@@ -269,9 +283,11 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
         std::optional<Unmodelled> unmodelled;
         size_t before = out.size();
         conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest, unmodelled);
-        if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
-                        [](const Constraint &c) { return c.digitBelow.has_value(); }))
+        auto added = llvm::make_range(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
+        if (llvm::any_of(added, [](const Constraint &c) { return c.digitBelow.has_value(); }))
           digitGuardBranches_.try_emplace(block, branch);
+        if (llvm::any_of(added, [](const Constraint &c) { return c.digitBelow && !c.boundsIndexToo; }))
+          uncountedDigitGuards_.insert(block);
         if (parameterTest && !guardsLoop(branch) && !returnsAtOnce(branch->getSuccessor(1 - s))) {
           if (!unmodelledBranches_.count(block))
             unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
@@ -329,6 +345,28 @@ bool KernelAnalysis::footprintIgnoresThreadTests(const llvm::BasicBlock *block,
   return true;
 }
 
+bool KernelAnalysis::lanesKeepFootprint(const llvm::BasicBlock *block, const Linear &address) const {
+  auto tests = digitTests_.find(block);
+  if (tests == digitTests_.end() || uncountable_.count(block))
+    return false;
+  for (const DigitTest &test : tests->second) {
+    if (std::none_of(test.passes.begin(), test.passes.end(), [](bool passes) { return passes; }))
+      return false;
+    for (const auto &[axis, coeff] : address.axes)
+      if (axis.tid == test.dim)
+        return false;
+    for (const auto &[id, coeff] : address.iters) {
+      const Atom &atom = atoms_[id];
+      if (atom.kind != AtomKind::Quotient || atom.quotientAxis.tid != test.dim)
+        continue;
+      std::optional<int64_t> divisor = atom.divisor->asConstant();
+      if (!divisor || *divisor % test.period != 0)
+        return false;
+    }
+  }
+  return true;
+}
+
 bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
   if (depth > 12)
     return false;
@@ -349,11 +387,13 @@ bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
 }
 
 bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
+  // Either side may lead to a loop (the loop it skips, and the next loop after it, as a warp reduction's
+  // shuffle loop follows a lane loop): the guard is the one whose bound it tests.
   for (const llvm::BasicBlock *successor : branch->successors())
     for (const llvm::Loop *loop : li_.getLoopsInPreorder())
       if ((loop->getLoopPreheader() == successor || loop->getHeader() == successor) &&
-          !loop->contains(branch->getParent()))
-        return testsLoopBound(branch, loop);
+          !loop->contains(branch->getParent()) && testsLoopBound(branch, loop))
+        return true;
   return false;
 }
 
@@ -532,6 +572,15 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
       Poly start = toPoly(phiRec->getStart()), step = toPoly(stepScev), bound = toPoly(other);
       if (!invariant(bound) || !invariant(step))
         continue;
+      if (std::optional<int64_t> group = laneOfGroup(start); group && step == Poly::constant(*group)) {
+        model.kind = LoopModel::GroupStrided;
+        model.step = *group;
+        Linear lin = decompose(start);
+        model.axis = lin.axes.begin()->first;
+        model.base = lin.invariant;
+        model.bound = bound;
+        return loops_[loop] = model;
+      }
       for (const Poly &first : {start}) {
         Linear lin = decompose(first);
         if (!lin.known || lin.axes.size() != 1 || !lin.iters.empty() || !invariant(lin.invariant))
@@ -935,6 +984,21 @@ Expr KernelAnalysis::stridedVisits(const LoopModel &walk) {
   return Expr::max(m + below(n) - below(n - m), Expr::integer(0));
 }
 
+std::optional<int64_t> KernelAnalysis::laneOfGroup(const Poly &start) {
+  // base + threadIdx.d % g, written threadIdx.d - g * (threadIdx.d / g).
+  Linear lin = decompose(start);
+  if (!lin.known || lin.axes.size() != 1 || lin.iters.size() != 1 || !invariant(lin.invariant))
+    return std::nullopt;
+  const auto &[axis, coeff] = *lin.axes.begin();
+  const auto &[id, quotientCoeff] = *lin.iters.begin();
+  const Atom &q = atoms_[id];
+  std::optional<int64_t> group = q.kind == AtomKind::Quotient ? q.divisor->asConstant() : std::nullopt;
+  if (axis.cta >= 0 || !(coeff == Poly::constant(1)) || !group || *group <= 1 || !(q.quotientAxis == axis) ||
+      !(quotientCoeff == Poly::constant(-*group)))
+    return std::nullopt;
+  return group;
+}
+
 Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   Count count;
   const std::vector<Constraint> &constraints = guards(block);
@@ -945,9 +1009,9 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     count.where = found->second.first;
     return count;
   };
-  if (auto digitGuarded = digitGuardBranches_.find(block); digitGuarded != digitGuardBranches_.end()) {
+  if (uncountedDigitGuards_.count(block)) {
     count.reason = "guard on a digit of a flat index (i % n, i / n) whose threads it does not count";
-    count.where = digitGuarded->second;
+    count.where = digitGuardBranches_.at(block);
     return count;
   }
   // Lane tests alone among the unmodelled branches (if (lane == 0) after a warp reduction) are counted below.
@@ -959,6 +1023,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       lanes[test.dim].push_back(test);
   }
   Expr factor = Expr::integer(1);
+  int64_t groups = 1; // the count is over groups of this many threads (GroupStrided loops)
   std::map<AxisKey, Expr> overrides;
   // The guard that bounds the threads by a tree reduction's loop variable (Constraint::loopAtom), if any.
   auto loopGuard = [&](const LoopModel &model) -> const Constraint * {
@@ -1019,6 +1084,12 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     case LoopModel::Strided:
       overrides[model.axis] = stridedVisits(model);
       break;
+    case LoopModel::GroupStrided:
+      // Each group's lanes visit [base, bound) once between them: bound - base visits for every `step`
+      // threads, the threads counted as everywhere else (whole groups, as warps are launched).
+      factor = factor * Expr::max(toExpr(model.bound - model.base), Expr::integer(0));
+      groups = groups * model.step;
+      break;
     case LoopModel::Unknown:
       count.reason = model.reason;
       count.cause = model.cause;
@@ -1057,10 +1128,23 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       byAxis[c.axis].push_back(&c);
       widths[c.axis] = c.width;
     }
+  std::map<int, int64_t> wholeGroups; // threadIdx.d -> the groups its only bounds let through whole
   for (const auto &[axis, list] : byAxis)
-    if (claim(axis)) // a coordinate already bounded through another axis keeps that bound only
+    if (claim(axis)) { // a coordinate already bounded through another axis keeps that bound only
       total = total * rangeCount(axis, widths[axis], list);
+      if (axis.tid >= 0 && std::all_of(list.begin(), list.end(), [](const Constraint *c) { return c->wholeGroups > 0; }))
+        wholeGroups[axis.tid] = (*std::min_element(list.begin(), list.end(), [](const Constraint *a, const Constraint *b) {
+                                   return a->wholeGroups < b->wholeGroups;
+                                 }))->wholeGroups;
+    }
   for (const auto &[dim, tests] : lanes) {
+    // A lane test in whole warps that a warp's rank lets through (if (lane == 0) under if (warp < rows)): the
+    // lanes it passes of each period.
+    if (used.count(dim) && tests.size() == 1 && wholeGroups.count(dim) && wholeGroups[dim] % tests[0].period == 0) {
+      int64_t passes = std::count(tests[0].passes.begin(), tests[0].passes.end(), true);
+      total = total * Expr::integer(passes) / Expr::integer(tests[0].period);
+      continue;
+    }
     std::optional<Expr> passing = digitCount(toExpr(launchDim("blockDim", dim)), tests);
     if (used.count(dim) || !passing) // a lane test beside another bound on the same coordinate
       return unmodelled();
@@ -1073,6 +1157,8 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     if (!used.count(3 + d))
       total = total * toExpr(launchDim("gridDim", d));
   }
+  if (groups > 1)
+    total = total / Expr::integer(groups);
   count.value = total.simplified();
   return count;
 }

@@ -135,6 +135,11 @@ struct Constraint {
   /// digit (idx / digitBelow) % (the next divisor / digitBelow). guards() keeps these apart (digitGuards_).
   std::optional<Poly> digitBelow;
   std::vector<int> digitAtoms; ///< the quotient atoms the digit is written with (idx / n)
+  /// A digit that is the index's whole quotient by a constant (row = idx / 32): the same bound on the index
+  /// (idx < 32 * rows) stands beside it among the guards, so the threads under it are counted.
+  bool boundsIndexToo = false;
+  /// The index bound that stands beside such a digit: it lets whole groups of this many threads through.
+  int64_t wholeGroups = 0;
 };
 
 /// A test on the digits of one thread index that repeats every `period` threads (lane == 0 with
@@ -146,12 +151,14 @@ struct DigitTest {
 };
 
 struct LoopModel {
-  enum Kind { Counted, Cover, Strided, Halving, Doubling, Unknown } kind = Unknown;
+  enum Kind { Counted, Cover, Strided, GroupStrided, Halving, Doubling, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
   AxisKey axis;     ///< Cover: the loop walks scale * (axis + k * extent(axis)) from base up to bound
   Poly width, base, bound;
   int64_t scale = 1;
   int64_t step = 0; ///< Strided: as Cover, with a constant step in place of the axis's extent
+  /// GroupStrided: for (i = base + threadIdx % step; i < bound; i += step), the lanes of each group of `step`
+  /// threads (a warp) walking [base, bound) together: bound - base visits a group.
   Poly halvingStart;       ///< Halving: s = start, start/2, ..., halvingLast (powers of two)
   int64_t halvingLast = 0; ///< Halving: the least s the loop runs with (0: not known)
   int64_t doublingStart = 0; ///< Doubling: s = start, 2 * start, ... while s < doublingBound
@@ -246,6 +253,10 @@ private:
     Atom atom = makeAtom(AtomKind::LaunchDim, dim, nullptr, Expr::symbol(name));
     return Poly::atom(intern("launch:" + name, atom));
   }
+  Poly coordinate(AtomKind kind, int dim) { // threadIdx.d or blockIdx.d
+    std::string symbol = std::string(kind == AtomKind::ThreadIdx ? "threadIdx." : "blockIdx.") + "xyz"[dim];
+    return Poly::atom(intern("coord:" + symbol, makeAtom(kind, dim, nullptr, Expr::symbol(symbol))));
+  }
   Poly unknownAtom(const std::string &reason, const llvm::Value *value,
                    UnknownCause cause = UnknownCause::Analysis) {
     Atom atom;
@@ -321,6 +332,12 @@ private:
   /// it wraps; nullopt for anything else.
   std::optional<Poly> untruncated(const llvm::SCEV *narrow);
   Linear decompose(const Poly &p);
+  /// decompose's step for a warp's (or any constant group's) rank over the launch: threadIdx.d / g with
+  /// blockIdx.d · (blockDim.d / g) becomes the global index's quotient by g.
+  void foldWarpRank(Linear &lin, std::map<int, Poly> &ctas);
+  bool wholeGroupsOfBlock(const std::optional<Poly> &p, int dim);
+  /// g where start is base + threadIdx.d % g (a lane of a group of g threads), base invariant.
+  std::optional<int64_t> laneOfGroup(const Poly &start);
   Poly extent(const AxisKey &axis, const Poly &width) {
     if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
       return launchDim("gridDim", axis.outer) * launchDim("gridDim", axis.cta) * width;
@@ -353,6 +370,7 @@ private:
     AxisKey axis;
     Poly below, coeff, width;
     std::vector<int> atoms;
+    bool whole = false; ///< the index's quotient by `below`, no remainder taken
   };
   std::optional<FlatDigit> flatDigit(const Linear &lin) const;
   const std::vector<Constraint> &guards(const llvm::BasicBlock *block);
@@ -362,6 +380,9 @@ private:
   /// block the block's unmodelled branches let through: they test only threadIdx dimensions the address does
   /// not move with (`if (lane == 0) y[row] = s`, `if (tx == 0 && ty == 0) out[blockIdx.x] = s`).
   bool footprintIgnoresThreadTests(const llvm::BasicBlock *block, const std::array<bool, 3> &addressMovesWith) const;
+  /// Whether the block's unmodelled branches are all lane tests that leave some lane of every period through,
+  /// and the address moves with the tested coordinates only in whole periods (out[warp] under lane == 0).
+  bool lanesKeepFootprint(const llvm::BasicBlock *block, const Linear &address) const;
   /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
   bool parameterOnly(const llvm::Value *value, int depth) const;
   /// The branch that skips a loop when it would run zero times (its trip count already says so).
@@ -497,6 +518,7 @@ private:
   /// Guards on digits of a flat index (if (i % n > 0)), by block, and the first branch that makes one.
   std::map<const llvm::BasicBlock *, std::vector<Constraint>> digitGuards_;
   std::map<const llvm::BasicBlock *, const llvm::Instruction *> digitGuardBranches_;
+  std::set<const llvm::BasicBlock *> uncountedDigitGuards_; ///< under a digit guard without an index bound
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_, doublingPhis_;
   /// A halving loop's phi that holds twice the variable the body works with (instcombine's rotated form of
   /// `for (s = n / 2; s > 32; s >>= 1)` keeps s * 2 and computes s = phi >> 1 in the body): 2.
