@@ -165,9 +165,8 @@ bool leavesProductFusable(const llvm::User *user) { return isContractedAdd(user)
 /// The product an add or subtract takes into an FMA when the code is contracted (nvcc's -fmad=true, clang's
 /// `contract` flag): an operand that is a multiply of its block, used by nothing but adds and local stores
 /// (ptxas leaves a product that is also stored to memory or compared a multiply of its own, and its adds
-/// adds); the one with fewer uses
-/// first, and between equals the one computed first, so that two adds sharing two products fuse the same one
-/// (ptxas does: rodrigues' `c*s + t` and `t - c*s`). Null where it takes none.
+/// adds); the one with fewer uses first, and between equals the one computed first, so that two adds sharing
+/// two products fuse the same one (ptxas does: rodrigues' `c*s + t` and `t - c*s`). Null where it takes none.
 const llvm::Instruction *fusedProduct(const llvm::Instruction &add) {
   if (!isContractedAdd(&add))
     return nullptr;
