@@ -38,7 +38,7 @@ def main():
         if m["opcode"].startswith("HFMA2") and (product_of_zeros or times_one_plus_zero):
             current["moves"] += 1
         elif len(current["other"]) < 3:
-            current["other"].append(line.split("*/", 1)[1].strip())
+            current["other"].append(line.split("*/", 1)[1].split(";")[0].strip() + " ;")
     json.dump({name: f for name, f in functions.items() if f["fp16"]}, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 
