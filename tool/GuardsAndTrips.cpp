@@ -572,17 +572,17 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
       Poly start = toPoly(phiRec->getStart()), step = toPoly(stepScev), bound = toPoly(other);
       if (!invariant(bound) || !invariant(step))
         continue;
-      if (std::optional<int64_t> group = laneOfGroup(start); group && step == Poly::constant(*group)) {
+      const Linear startLin = decompose(start);
+      if (std::optional<int64_t> group = laneOfGroup(startLin); group && step == Poly::constant(*group)) {
         model.kind = LoopModel::GroupStrided;
         model.step = *group;
-        Linear lin = decompose(start);
-        model.axis = lin.axes.begin()->first;
-        model.base = lin.invariant;
+        model.axis = startLin.axes.begin()->first;
+        model.base = startLin.invariant;
         model.bound = bound;
         return loops_[loop] = model;
       }
-      for (const Poly &first : {start}) {
-        Linear lin = decompose(first);
+      do { // a block that `continue` leaves: the start is not one thread axis of a block- or grid-stride loop
+        Linear lin = startLin;
         if (!lin.known || lin.axes.size() != 1 || !lin.iters.empty() || !invariant(lin.invariant))
           continue;
         auto [axis, coeff] = *lin.axes.begin();
@@ -611,13 +611,12 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
         model.base = lin.invariant;
         model.bound = bound;
         return loops_[loop] = model;
-      }
+      } while (false);
       // for (i = start; i < bound; i += step) with everything invariant, where ScalarEvolution gave up
       // proving that i cannot wrap: ceil_div(bound - start, step) trips (the loop is entered).
       llvm::CmpInst::Predicate pred = side == 0 ? cmp->getPredicate() : cmp->getSwappedPredicate();
       if (branch->getSuccessor(0) != loop->getHeader() && !loop->contains(branch->getSuccessor(0)))
         pred = llvm::CmpInst::getInversePredicate(pred); // the true edge leaves the loop
-      Linear startLin = decompose(start);
       if (startLin.known && startLin.axes.empty() && startLin.iters.empty() && invariant(start)) {
         std::optional<Expr> trips;
         switch (pred) {
@@ -984,9 +983,8 @@ Expr KernelAnalysis::stridedVisits(const LoopModel &walk) {
   return Expr::max(m + below(n) - below(n - m), Expr::integer(0));
 }
 
-std::optional<int64_t> KernelAnalysis::laneOfGroup(const Poly &start) {
+std::optional<int64_t> KernelAnalysis::laneOfGroup(const Linear &lin) const {
   // base + threadIdx.d % g, written threadIdx.d - g * (threadIdx.d / g).
-  Linear lin = decompose(start);
   if (!lin.known || lin.axes.size() != 1 || lin.iters.size() != 1 || !invariant(lin.invariant))
     return std::nullopt;
   const auto &[axis, coeff] = *lin.axes.begin();

@@ -336,8 +336,8 @@ private:
   /// blockIdx.d · (blockDim.d / g) becomes the global index's quotient by g.
   void foldWarpRank(Linear &lin, std::map<int, Poly> &ctas);
   bool wholeGroupsOfBlock(const std::optional<Poly> &p, int dim);
-  /// g where start is base + threadIdx.d % g (a lane of a group of g threads), base invariant.
-  std::optional<int64_t> laneOfGroup(const Poly &start);
+  /// g where a loop's start is base + threadIdx.d % g (a lane of a group of g threads), base invariant.
+  std::optional<int64_t> laneOfGroup(const Linear &start) const;
   Poly extent(const AxisKey &axis, const Poly &width) {
     if (axis.tid >= 0 && axis.cta >= 0 && axis.outer >= 0)
       return launchDim("gridDim", axis.outer) * launchDim("gridDim", axis.cta) * width;
