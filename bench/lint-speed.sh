@@ -2,37 +2,40 @@
 # Speed of the static estimator on real code: `roofcheck lint` against clang's own `-fsyntax-only` parse of
 # the same device compilation (the command `roofcheck lint --print-command` shows, with the tool's own
 # header included as its front end includes it), alternating the two,
-# medians of RUNS runs, on the five translation units of the conformance corpus that took lint longest in
-# RESULTS (bench/conformance/results-*.jsonl), in wall time and in CPU time (user + system of the process),
+# medians of RUNS runs, on the translation units listed in TU_LIST (default bench/lint-speed-tus.txt: the
+# corpus's five largest, a fixed list so that every run measures the same ones; another list, such as the
+# TUs lint is slowest on, can be passed), in wall time and in CPU time (user + system of the process),
 # which load from other processes on the machine disturbs less. Target: lint <= 1.5x the parse on every one,
 # judged on CPU time.
 #
-# usage: bench/lint-speed.sh [BUILD_DIR] [RESULTS] [RUNS] [CORPUS_DIR]
-#        (defaults: build, bench/conformance/results-baseline.jsonl, 5, /work/corpus)
+# usage: bench/lint-speed.sh [BUILD_DIR] [RUNS] [CORPUS_DIR] [TU_LIST]
+#        (defaults: build, 5, /work/corpus, bench/lint-speed-tus.txt; TU_LIST lines: PROJECT FILE [anything])
 # Exits 0 when every CPU-time ratio is at most 1.5, 1 when one is above, 2 on a setup problem.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
-results=$(realpath -m "${2:-$root/bench/conformance/results-baseline.jsonl}")
-runs=${3:-5}
-corpus_dir=${4:-/work/corpus}
+runs=${2:-5}
+corpus_dir=${3:-/work/corpus}
+tu_list=$(realpath -m "${4:-$root/bench/lint-speed-tus.txt}")
 lint=$build/bin/roofcheck-lint
 clang=$(command -v clang++-22 || echo /usr/lib/llvm-22/bin/clang++)
 [[ -x $lint ]] || { echo "lint-speed.sh: error: $lint not built" >&2; exit 2; }
 [[ -x $clang ]] || { echo "lint-speed.sh: error: clang++-22 not found" >&2; exit 2; }
-[[ -f $results ]] || { echo "lint-speed.sh: error: no results file $results (bench/conformance/lint-corpus.py)" >&2; exit 2; }
+[[ -f $tu_list ]] || { echo "lint-speed.sh: error: no TU list $tu_list" >&2; exit 2; }
 
-python3 - "$runs" "$lint" "$clang" "$results" "$root/bench/conformance" "$corpus_dir" <<'PY'
-import json, os, resource, shlex, statistics, subprocess, sys, time
+python3 - "$runs" "$lint" "$clang" "$tu_list" "$root/bench/conformance" "$corpus_dir" <<'PY'
+import os, resource, shlex, statistics, subprocess, sys, time
 
-runs, lint, clang, results, conformance, corpus_dir = int(sys.argv[1]), *sys.argv[2:]
+runs, lint, clang, tu_list, conformance, corpus_dir = int(sys.argv[1]), *sys.argv[2:]
 sys.path.insert(0, conformance)
 corpus = __import__("lint-corpus")  # the corpus's TUs and flags, as the conformance run reads them
 projects = corpus.load_corpus(os.path.join(conformance, "corpus.json"), corpus_dir, None)
 tus = {(p["project"]["root"], tu["file"]): (p, tu) for p in projects for tu in p["tus"]}
-records = [json.loads(line) for line in open(results)]
-analysable = [r for r in records if r["exit"] in (0, 1) and r.get("kernels")]
-slowest = sorted(analysable, key=lambda r: -r["seconds"])[:5]
+listed = [line.split()[:2] for line in open(tu_list) if line.strip() and not line.startswith("#")]
+unknown = [f"{project} {path}" for project, path in listed if (project, path) not in tus]
+if unknown:
+    print(f"lint-speed.sh: error: not in the corpus: {', '.join(unknown)}", file=sys.stderr)
+    sys.exit(2)
 
 # The parse must see what lint's front end sees: the tool's own header (tool/CudaCompat.cpp, which lives in
 # memory in the tool and selects the same code paths, nvcc's version macros among them), written out here.
@@ -43,8 +46,8 @@ with open(compat, "w") as header:
     header.write(source[start:source.index(')";', start)])
 
 rows, worst = [], 0.0
-for record in slowest:
-    project, tu = tus[(record["project"], record["file"])]
+for project_name, path in listed:
+    project, tu = tus[(project_name, path)]
     lint_argv = [lint, tu["path"], "--quiet", "--"] + tu["flags"]
     printed = subprocess.run([lint, "--print-command", tu["path"], "--"] + tu["flags"], cwd=project["root"],
                              check=True, capture_output=True, text=True).stdout
@@ -65,7 +68,7 @@ for record in slowest:
     lint_s, parse_s = statistics.median(times["lint"]), statistics.median(times["parse"])
     lint_cpu, parse_cpu = statistics.median(cpu["lint"]), statistics.median(cpu["parse"])
     worst = max(worst, lint_cpu / parse_cpu)
-    rows.append((record["project"] + "/" + record["file"], lint_s, min(times["lint"]), max(times["lint"]),
+    rows.append((project_name + "/" + path, lint_s, min(times["lint"]), max(times["lint"]),
                  parse_s, min(times["parse"]), max(times["parse"]), lint_s / parse_s,
                  lint_cpu, min(cpu["lint"]), max(cpu["lint"]), parse_cpu, min(cpu["parse"]), max(cpu["parse"]),
                  lint_cpu / parse_cpu))
