@@ -333,6 +333,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           lin.known = false;
           lin.reason = "address it cannot follow";
         }
+        const Linear address = lin; // as decomposed, before the digits are taken out below
         bool known = lin.known;
         std::string reason = lin.reason;
         UnknownCause cause = lin.cause;
@@ -471,7 +472,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           }
           // A guard on a digit the address does not take apart (out[idx] under if (idx % n > 0)).
           if (known && digitGuards && std::any_of(digitGuards->begin(), digitGuards->end(), [&](const Constraint &c) {
-                return !digitsTakenApart.count(c.axis);
+                return !digitsTakenApart.count(c.axis) && !wholeGroupsKeepFootprint(c, address);
               })) {
             known = false;
             reason = "guard on a digit of a flat index (i % n, i / n) that the address does not follow";

@@ -167,9 +167,44 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   out.push_back(c);
 }
 
+namespace {
+
+/// `if (p)` or `if (p != nullptr)` on a pointer parameter, on the side where it holds: an optional input or
+/// output (a bias, the mean a normalisation may also write). The counts are those of a launch that passes it;
+/// the other side, work done only without it, stays a test of a parameter.
+bool testsPointerGiven(const llvm::Value *cond, bool truth) {
+  const auto *cmp = dyn_cast<llvm::ICmpInst>(cond);
+  if (!cmp || !cmp->isEquality() || (cmp->getPredicate() == llvm::CmpInst::ICMP_NE) != truth)
+    return false;
+  const llvm::Value *pointer = isa<llvm::ConstantPointerNull>(cmp->getOperand(1)) ? cmp->getOperand(0)
+                               : isa<llvm::ConstantPointerNull>(cmp->getOperand(0)) ? cmp->getOperand(1)
+                                                                                    : nullptr;
+  return pointer && isa<llvm::Argument>(pointer->stripPointerCasts());
+}
+
+/// A condition `c && p != nullptr` on its true side, the pointer given: c (`if (lane == 0 && mean != nullptr)`).
+const llvm::Value *withoutPointerGiven(const llvm::Value *cond, bool truth) {
+  const llvm::Value *first = nullptr, *second = nullptr;
+  if (const auto *both = dyn_cast<llvm::BinaryOperator>(cond); both && both->getOpcode() == llvm::Instruction::And) {
+    first = both->getOperand(0);
+    second = both->getOperand(1);
+  } else if (const auto *select = dyn_cast<llvm::SelectInst>(cond)) { // c1 ? c2 : false
+    const auto *otherwise = dyn_cast<llvm::ConstantInt>(select->getFalseValue());
+    if (otherwise && otherwise->isZero()) {
+      first = select->getCondition();
+      second = select->getTrueValue();
+    }
+  }
+  if (!truth || !first)
+    return cond;
+  return testsPointerGiven(second, truth) ? first : testsPointerGiven(first, truth) ? second : cond;
+}
+
+} // namespace
+
 void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
                                           bool *parameterTest, std::optional<Unmodelled> &unmodelled, int depth) {
-  if (depth > 8)
+  if (depth > 8 || testsPointerGiven(cond, truth))
     return;
   if (parameterOnly(cond, 0)) {
     *parameterTest = true;
@@ -300,7 +335,7 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
           if (!unmodelledBranches_.count(block))
             unmodelledBranches_[block] = {branch, *unmodelled};
           recordThreadTest(block, branch->getCondition(), unmodelled->threadTest);
-          if (std::optional<DigitTest> lane = digitTest(branch->getCondition(), s == 0))
+          if (std::optional<DigitTest> lane = digitTest(withoutPointerGiven(branch->getCondition(), s == 0), s == 0))
             digitTests_[block].push_back(*lane);
           else
             uncountable_.insert(block);
@@ -363,6 +398,36 @@ bool KernelAnalysis::lanesKeepFootprint(const llvm::BasicBlock *block, const Lin
       if (!divisor || *divisor % test.period != 0)
         return false;
     }
+  }
+  return true;
+}
+
+bool KernelAnalysis::wholeGroupsKeepFootprint(const Constraint &guard, const Linear &address) const {
+  // The guard, a bound on the index's whole quotient by the group size, passes whole groups along its
+  // dimension; an address that moves with no block or global index of that dimension, and with its thread
+  // index only as the lane in a group (a * (t - q * (t / q)), q dividing the group), is the same for every
+  // group that passes.
+  int dim = guard.axis.tid;
+  std::optional<int64_t> group = guard.boundsIndexToo && guard.digitBelow ? guard.digitBelow->asConstant() : std::nullopt;
+  if (!group || *group <= 0 || dim < 0)
+    return false;
+  Poly lane;
+  for (const auto &[axis, coeff] : address.axes) {
+    if (axis.tid == dim && axis.cta >= 0)
+      return false;
+    if (axis.cta == guard.axis.cta || axis.outer == guard.axis.cta)
+      return false;
+    if (axis.tid == dim)
+      lane = coeff;
+  }
+  for (const auto &[id, coeff] : address.iters) {
+    const Atom &atom = atoms_[id];
+    if (atom.kind != AtomKind::Quotient || atom.quotientAxis.tid != dim)
+      continue;
+    std::optional<int64_t> divisor = atom.divisor->asConstant();
+    if (atom.quotientAxis.cta >= 0 || !divisor || *divisor <= 0 || *group % *divisor != 0 ||
+        !(coeff == lane.scaled(-*divisor)))
+      return false;
   }
   return true;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "KernelCounter.h"
+#include "LinearRanks.h"
 
 #include "roofcheck/Polynomial.h"
 
@@ -232,10 +233,12 @@ struct FieldPattern {
 
 class KernelAnalysis {
 public:
-  KernelAnalysis(llvm::Function &function, const KernelSource &source, llvm::FunctionAnalysisManager &fam)
+  /// `linear`: the levels rankLinearly made one-dimensional, whose x dimension stands for all three.
+  KernelAnalysis(llvm::Function &function, const KernelSource &source, llvm::FunctionAnalysisManager &fam,
+                 LinearRanks linear = {})
       : f_(function), source_(source), se_(fam.getResult<llvm::ScalarEvolutionAnalysis>(function)),
         dt_(fam.getResult<llvm::DominatorTreeAnalysis>(function)), li_(fam.getResult<llvm::LoopAnalysis>(function)),
-        dl_(function.getParent()->getDataLayout()) {}
+        dl_(function.getParent()->getDataLayout()), linear_(linear) {}
 
   KernelEstimate run();
 
@@ -249,9 +252,14 @@ private:
     return atomIds_[key] = static_cast<int>(atoms_.size()) - 1;
   }
   Poly launchDim(const char *what, int dim) {
-    std::string name = std::string(what) + "." + "xyz"[dim];
-    Atom atom = makeAtom(AtomKind::LaunchDim, dim, nullptr, Expr::symbol(name));
-    return Poly::atom(intern("launch:" + name, atom));
+    std::string level = what;
+    bool linear = level == "blockDim" ? linear_.block : linear_.grid;
+    if (linear && dim > 0)
+      return Poly::constant(1); // folded into x
+    std::string name = level + "." + "xyz"[dim];
+    Expr size = linear ? Expr::symbol(level + ".x") * Expr::symbol(level + ".y") * Expr::symbol(level + ".z")
+                       : Expr::symbol(name);
+    return Poly::atom(intern("launch:" + name, makeAtom(AtomKind::LaunchDim, dim, nullptr, size)));
   }
   Poly coordinate(AtomKind kind, int dim) { // threadIdx.d or blockIdx.d
     std::string symbol = std::string(kind == AtomKind::ThreadIdx ? "threadIdx." : "blockIdx.") + "xyz"[dim];
@@ -383,6 +391,9 @@ private:
   /// Whether the block's unmodelled branches are all lane tests that leave some lane of every period through,
   /// and the address moves with the tested coordinates only in whole periods (out[warp] under lane == 0).
   bool lanesKeepFootprint(const llvm::BasicBlock *block, const Linear &address) const;
+  /// Whether a guard on a warp's (or group's) rank (row < N with row = idx / 32, Constraint::boundsIndexToo)
+  /// leaves the footprint of an address that follows only the lane (weight[c], c = lane + 32 * k) as it is.
+  bool wholeGroupsKeepFootprint(const Constraint &guard, const Linear &address) const;
   /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
   bool parameterOnly(const llvm::Value *value, int depth) const;
   /// The branch that skips a loop when it would run zero times (its trip count already says so).
@@ -499,6 +510,7 @@ private:
   llvm::DominatorTree &dt_;
   llvm::LoopInfo &li_;
   const llvm::DataLayout &dl_;
+  const LinearRanks linear_;
   std::vector<Atom> atoms_;
   std::map<std::string, int> atomIds_;
   std::map<const llvm::SCEV *, Poly> polys_;

@@ -3,7 +3,8 @@
 // warp's lanes walk the row together (for (i = lane; i < C; i += 32): C visits a warp), and a lane test after
 // a shuffle reduction (if (lane == 0)) keeps 1 lane in 32. 64 blocks of 128 threads: 256 warps, 200 rows.
 // The FLOPs below are what Nsight Compute counted of row_max and row_partial_sums built by nvcc -O3
-// -arch=sm_90 at this launch on the H200 (2026-12-04): 20,000 FADDs each (x * 2.0f is an FADD of x and x).
+// -arch=sm_90 at this launch on the H200 (2026-12-04): 20,000 FADDs each (x * 2.0f is an FADD of x and x);
+// of weighted_rows, 20,000 FMULs.
 // RUN: roofcheck-lint %s --grid 64 --block 128 --arg N=200 --arg C=100 | FileCheck %s
 
 // The rank written out, an early return, the row's maximum of doubled values (one multiply a value).
@@ -34,6 +35,16 @@ __global__ void row_partial_sums(float *out, const float *in, int N, int C) {
   }
 }
 
+// Every warp reads the same weights along its lanes: the guard on the rows passes whole warps, so the
+// weights' footprint is C floats whichever rows run.
+__global__ void weighted_rows(float *out, const float *in, const float *w, int N, int C) {
+  int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (row >= N)
+    return;
+  for (int i = lane; i < C; i += 32)
+    out[row * C + i] = in[row * C + i] * w[i];
+}
+
 // Two rows a warp, 16 lanes a row: a rank over two thread dimensions, not modelled yet.
 __global__ void two_rows_a_warp(float *out, const float *in, int N) {
   int row = (blockIdx.x * blockDim.y + threadIdx.y) * 2 + (threadIdx.x % 32) / 16;
@@ -51,6 +62,11 @@ __global__ void two_rows_a_warp(float *out, const float *in, int N) {
 // CHECK: flops.total {{.*}} = 20000{{$}}
 // CHECK: bytes.read {{.*}} = 80000{{$}}
 // CHECK: bytes.write {{.*}} = 25600{{$}}
+// CHECK-NOT: unknown:
+// CHECK-LABEL: kernel weighted_rows
+// CHECK: flops.total {{.*}} = 20000{{$}}
+// CHECK: bytes.read 4 * max(C, 0) * min(ceil_div(min(32 * N, blockDim.x * gridDim.x), 32), N) + 4 * max(C, 0) = 80400{{$}}
+// CHECK: bytes.write {{.*}} = 80000{{$}}
 // CHECK-NOT: unknown:
 // CHECK-LABEL: kernel two_rows_a_warp
 // CHECK: flops.total unknown
