@@ -31,6 +31,11 @@
 #include <cuda/std/complex>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+// Cooperative groups name a function of their own log2 (a tile's size in bits).
+#if defined(__CUDACC__) && __has_include(<cooperative_groups.h>)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#endif
 
 // The bits of a value and back: integer moves, no arithmetic (a memcpy of one register compiles to none).
 template <typename To, typename From> __host__ __device__ inline To roofcheck_cast(From x) {
