@@ -53,13 +53,12 @@ public:
         work.push_back(&inst);
     if (work.empty())
       return false;
-    std::map<llvm::Value *, bool> seen;
+    std::set<llvm::Value *> seen;
     while (!work.empty()) {
       llvm::Value *value = work.back();
       work.pop_back();
-      if (seen[value])
+      if (!seen.insert(value).second)
         continue;
-      seen[value] = true;
       for (llvm::User *user : value->users()) {
         if (polyOf(user, 0)) {
           work.push_back(user);
