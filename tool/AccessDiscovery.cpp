@@ -10,27 +10,6 @@
 
 namespace roofcheck::lint::counting {
 
-namespace {
-
-/// The call argument behind asm operand $N: outputs and inputs are numbered together, clobbers are not, and
-/// only inputs and indirect outputs are arguments of the call. Null for a direct output.
-const llvm::Value *asmOperand(const llvm::CallInst &call, const llvm::InlineAsm &asm_, int number) {
-  int operand = 0;
-  unsigned argument = 0;
-  for (const llvm::InlineAsm::ConstraintInfo &info : asm_.ParseConstraints()) {
-    if (info.Type == llvm::InlineAsm::isClobber)
-      continue;
-    bool isArgument = info.Type == llvm::InlineAsm::isInput || info.isIndirect;
-    if (operand == number)
-      return isArgument && argument < call.arg_size() ? call.getArgOperand(argument) : nullptr;
-    ++operand;
-    argument += isArgument;
-  }
-  return nullptr;
-}
-
-} // namespace
-
 std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instruction &inst) {
   std::vector<Access> out;
   auto add = [&](const char *kind, const llvm::Value *address, llvm::Type *type, int64_t bytes = 0) {
@@ -68,13 +47,13 @@ std::vector<KernelAnalysis::Access> KernelAnalysis::accessesOf(const llvm::Instr
       if (op.space != "global" && op.space != "generic")
         continue; // shared, local, const, param: on chip
       const char *kind = op.kind == PtxMemoryOp::Load ? "load" : op.kind == PtxMemoryOp::Store ? "store" : "atomic";
-      const llvm::Value *address = asmOperand(*call, *asm_, op.addressOperand);
+      const llvm::Value *address = asmOperand(*call, op.addressOperand);
       // "l"(pointer) arrives as a pointer; "l"(__cvta_generic_to_global(p)) as an integer made from one.
       if (auto *cast = dyn_cast_or_null<llvm::PtrToIntOperator>(address))
         address = cast->getPointerOperand();
       int64_t bytes = op.bytes;
       if (!bytes && op.sizeOperand >= 0)
-        if (auto *size = dyn_cast_or_null<llvm::ConstantInt>(asmOperand(*call, *asm_, op.sizeOperand)))
+        if (auto *size = dyn_cast_or_null<llvm::ConstantInt>(asmOperand(*call, op.sizeOperand)))
           bytes = size->getSExtValue();
       if (op.tensorMap)
         unknown(kind, "tensor-map copy in inline assembly (" + op.mnemonic + "): its box is in the tensor map");

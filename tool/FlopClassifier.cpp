@@ -11,6 +11,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 
 #include <cmath>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -197,6 +198,18 @@ int64_t contractedFlops(const llvm::Instruction &inst) {
   return 1;
 }
 
+Flops roundedFlops(const PtxFlops &ptx) {
+  // Fractions cannot occur: every MMA shape's 2·M·N·K is a multiple of the threads that share it.
+  Flops flops{};
+  flops[Fp64] = std::llround(ptx.fp64);
+  flops[Fp32] = std::llround(ptx.fp32);
+  flops[Fp16] = std::llround(ptx.fp16);
+  flops[Bf16] = std::llround(ptx.bf16);
+  flops[Tensor] = std::llround(ptx.tensor);
+  flops[Special] = std::llround(ptx.special);
+  return flops;
+}
+
 } // namespace
 
 MathKind classifyMathFunction(const std::string &name, int *arithmeticFlops) {
@@ -274,13 +287,7 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
     return flops;
   if (auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
     const PtxSummary &ptx = readInlinePtx(asm_->getAsmString().str());
-    // Fractions cannot occur: every MMA shape's 2·M·N·K is a multiple of the threads that share it.
-    flops[Fp64] += std::llround(ptx.flops.fp64);
-    flops[Fp32] += std::llround(ptx.flops.fp32);
-    flops[Fp16] += std::llround(ptx.flops.fp16);
-    flops[Bf16] += std::llround(ptx.flops.bf16);
-    flops[Tensor] += std::llround(ptx.flops.tensor);
-    flops[Special] += std::llround(ptx.flops.special);
+    flops = roundedFlops(ptx.flops);
     if (!ptx.unmodelled.empty())
       *unresolved = "inline assembly it does not count (" + ptx.unmodelled.front() + ")";
     return flops;
@@ -325,6 +332,32 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   else
     *unresolved = "unresolved call to " + name.str();
   return flops;
+}
+
+std::vector<std::pair<int, Flops>> laneGatedFlopsOf(const llvm::Instruction &inst, std::string *unresolved) {
+  std::vector<std::pair<int, Flops>> gated;
+  const auto *call = dyn_cast<llvm::CallInst>(&inst);
+  const auto *asm_ = call ? dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+  if (!asm_)
+    return gated;
+  auto constant = [&](const PtxValue &value) -> std::optional<int64_t> {
+    if (value.literal)
+      return value.literal;
+    if (const auto *bound = dyn_cast_or_null<llvm::ConstantInt>(asmOperand(*call, value.operand)))
+      return bound->getSExtValue();
+    return std::nullopt;
+  };
+  for (const ShuffleGatedFlops &instruction : readInlinePtx(asm_->getAsmString().str()).shuffleGated) {
+    std::optional<int64_t> offset = constant(instruction.offset), clamp = constant(instruction.clamp);
+    if (!offset || !clamp) {
+      *unresolved = "arithmetic in inline assembly under a shfl." + instruction.mode +
+                    " predicate whose lanes depend on a run-time offset or clamp";
+      continue;
+    }
+    int lanes = lanesWithSource(instruction.mode, *offset, *clamp);
+    gated.emplace_back(instruction.negated ? 32 - lanes : lanes, roundedFlops(instruction.flops));
+  }
+  return gated;
 }
 
 std::string specialOperation(const llvm::Instruction &inst) {

@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class Instruction;
@@ -20,6 +22,12 @@ using Flops = std::array<int64_t, BucketCount>;
 /// FLOPs of one execution of `inst` by one thread. `unresolved` receives a description of what it could not
 /// classify ("unresolved call to foo", "tensor-core operation ..."), empty when it classified everything.
 Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
+
+/// The arithmetic of an inline-asm call that runs in some lanes of each warp only, predicated on whether a
+/// shuffle found its source lane (CUB's warp reductions): for each such instruction, how many of a warp's 32
+/// lanes run it and its FLOPs per thread that does. flopsOf leaves these out. `unresolved` names a shuffle
+/// whose offset or clamp is not a constant.
+std::vector<std::pair<int, Flops>> laneGatedFlopsOf(const llvm::Instruction &inst, std::string *unresolved);
 
 /// The name of the special operation `inst` is, for an instruction flopsOf puts in `special`: the math
 /// library function without its prefix (expf, sincos, fast_expf), the IR operation and type (fdiv.f32,

@@ -1,5 +1,8 @@
 #include "InlinePtx.h"
 
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+
 #include <cctype>
 #include <map>
 #include <regex>
@@ -149,7 +152,42 @@ bool floatType(const std::string &type, double &lanes, double PtxFlops::*&bucket
   return true;
 }
 
-void readArithmetic(const std::string &mnemonic, const std::vector<std::string> &parts, PtxSummary &out) {
+/// An operand as the engine can use it: "$2" or "${2:...}" names an asm operand, "16" or "0x1f" is a literal.
+PtxValue valueOf(std::string operand) {
+  operand.erase(0, operand.find_first_not_of(" \t"));
+  operand.erase(operand.find_last_not_of(" \t") + 1);
+  PtxValue value;
+  value.operand = operandNumber(operand);
+  static const std::regex literal(R"(^-?(0[xX][0-9a-fA-F]+|\d+)$)");
+  if (value.operand < 0 && std::regex_match(operand, literal))
+    value.literal = std::stoll(operand, nullptr, 0);
+  return value;
+}
+
+/// The predicate register a shuffle writes (`shfl.sync.down.b32 r|p, ...`), with what decides its value.
+struct ShufflePredicate {
+  std::string mode;
+  PtxValue offset, clamp;
+};
+
+void readShuffle(const std::vector<std::string> &parts, const std::vector<std::string> &operands,
+                 std::map<std::string, ShufflePredicate> &predicates) {
+  // shfl.sync.MODE.b32 d|p, a, b, c, membermask;
+  if (parts.size() < 3 || operands.size() < 4)
+    return;
+  const std::string &destination = operands[0];
+  size_t bar = destination.find('|');
+  if (bar == std::string::npos)
+    return;
+  std::string predicate = destination.substr(bar + 1);
+  predicate.erase(0, predicate.find_first_not_of(" \t"));
+  predicate.erase(predicate.find_last_not_of(" \t") + 1);
+  const std::string &mode = parts[1] == "sync" ? parts[2] : parts[1];
+  predicates[predicate] = {mode, valueOf(operands[2]), valueOf(operands[3])};
+}
+
+void readArithmetic(const std::string &mnemonic, const std::vector<std::string> &parts, PtxFlops &out,
+                    PtxSummary &summary) {
   const std::string &op = parts[0];
   if (op == "mma" || op == "wgmma") {
     static const std::regex shape(R"(^m(\d+)n(\d+)k(\d+)$)");
@@ -162,12 +200,12 @@ void readArithmetic(const std::string &mnemonic, const std::vector<std::string> 
         flops = 2.0 * std::stod(m[1]) * std::stod(m[2]) * std::stod(m[3]);
     }
     if (!flops || sparse) {
-      out.unmodelled.push_back(mnemonic);
+      summary.unmodelled.push_back(mnemonic);
       return;
     }
     // An MMA is one instruction of a warp (32 threads) or, for wgmma, of a warpgroup (128 threads); the
     // engine counts per thread execution.
-    out.flops.tensor += *flops / (op == "wgmma" ? 128.0 : 32.0);
+    out.tensor += *flops / (op == "wgmma" ? 128.0 : 32.0);
     return;
   }
   static const std::map<std::string, double> arithmetic = {{"add", 1}, {"sub", 1}, {"mul", 1}, {"fma", 2},
@@ -185,9 +223,9 @@ void readArithmetic(const std::string &mnemonic, const std::vector<std::string> 
   if (!bucket)
     return; // integer arithmetic
   if (isSpecial)
-    out.flops.special += lanes;
+    out.special += lanes;
   else
-    out.flops.*bucket += counted->second * lanes;
+    out.*bucket += counted->second * lanes;
 }
 
 } // namespace
@@ -208,6 +246,8 @@ const PtxSummary &readInlinePtx(const std::string &text) {
     else
       code += text[i];
   }
+  // Predicate registers set by a shuffle, by name: the arithmetic they guard runs in some lanes only.
+  std::map<std::string, ShufflePredicate> shufflePredicates;
   for (std::string line : split(code, '\n'))
     for (std::string statement : split(line, ';')) {
       // Braces scope .reg declarations; "@p ", "@!p " predicates and "L1:" labels precede the mnemonic.
@@ -215,8 +255,12 @@ const PtxSummary &readInlinePtx(const std::string &text) {
       if (at == std::string::npos)
         continue;
       statement = statement.substr(at);
-      static const std::regex prefix(R"(^(\$?[A-Za-z_][\w$]*:\s*)?(@!?[%\w$]+\s+)?)");
-      statement = std::regex_replace(statement, prefix, "", std::regex_constants::format_first_only);
+      static const std::regex prefix(R"(^(\$?[A-Za-z_][\w$]*:\s*)?(@(!?)([%\w$]+)\s+)?)");
+      std::smatch guard;
+      std::regex_search(statement, guard, prefix);
+      bool negated = guard[3].matched && guard[3].length() > 0;
+      std::string predicate = guard[4].str();
+      statement = statement.substr(guard[0].length());
       size_t end = statement.find_first_of(" \t");
       std::string mnemonic = statement.substr(0, end);
       if (mnemonic.empty() || mnemonic[0] == '.')
@@ -235,10 +279,53 @@ const PtxSummary &readInlinePtx(const std::string &text) {
         std::vector<std::string> reduceParts = parts;
         reduceParts[0] = "cp.reduce";
         readMemory(mnemonic, reduceParts, operands, out);
-      } else
-        readArithmetic(mnemonic, parts, out);
+      } else if (op == "shfl") {
+        readShuffle(parts, operands, shufflePredicates);
+      } else if (auto shuffle = shufflePredicates.find(predicate); shuffle != shufflePredicates.end()) {
+        ShuffleGatedFlops gated{{}, shuffle->second.mode, shuffle->second.offset, shuffle->second.clamp, negated};
+        readArithmetic(mnemonic, parts, gated.flops, out);
+        if (gated.flops.any())
+          out.shuffleGated.push_back(gated);
+      } else {
+        readArithmetic(mnemonic, parts, out.flops, out);
+      }
     }
   return out;
+}
+
+int lanesWithSource(const std::string &mode, int64_t offset, int64_t clamp) {
+  const int64_t b = offset & 31, c = clamp & 31, segmentMask = (clamp >> 8) & 31;
+  int lanes = 0;
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    const int64_t maxLane = (lane & segmentMask) | (c & ~segmentMask), minLane = lane & segmentMask;
+    if (mode == "up")
+      lanes += lane - b >= minLane;
+    else if (mode == "down")
+      lanes += lane + b <= maxLane;
+    else if (mode == "bfly")
+      lanes += (lane ^ b) <= maxLane;
+    else if (mode == "idx")
+      lanes += (minLane | (b & ~segmentMask)) <= maxLane;
+  }
+  return lanes;
+}
+
+const llvm::Value *asmOperand(const llvm::CallInst &call, int number) {
+  const auto *asm_ = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand());
+  if (!asm_)
+    return nullptr;
+  int operand = 0;
+  unsigned argument = 0;
+  for (const llvm::InlineAsm::ConstraintInfo &info : asm_->ParseConstraints()) {
+    if (info.Type == llvm::InlineAsm::isClobber)
+      continue;
+    bool isArgument = info.Type == llvm::InlineAsm::isInput || info.isIndirect;
+    if (operand == number)
+      return isArgument && argument < call.arg_size() ? call.getArgOperand(argument) : nullptr;
+    ++operand;
+    argument += isArgument;
+  }
+  return nullptr;
 }
 
 } // namespace roofcheck::lint

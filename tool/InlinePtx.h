@@ -10,6 +10,11 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class CallInst;
+class Value;
+} // namespace llvm
+
 namespace roofcheck::lint {
 
 /// One PTX instruction that moves data through memory.
@@ -32,9 +37,26 @@ struct PtxFlops {
   bool any() const { return fp64 || fp32 || fp16 || bf16 || tensor || special; }
 };
 
+/// An instruction operand the engine may need the value of: an asm operand ($N) or a literal.
+struct PtxValue {
+  int operand = -1;
+  std::optional<int64_t> literal;
+};
+
+/// Arithmetic predicated on whether a shuffle found its source lane (CUB's warp reductions and scans:
+/// `shfl.sync.down.b32 r|p, v, offset, clamp, mask; @p add.f32 ...`): it runs in the lanes lanesWithSource
+/// gives for the shuffle's mode, offset and clamp (or in the others, `@!p`).
+struct ShuffleGatedFlops {
+  PtxFlops flops;
+  std::string mode; ///< up, down, bfly, idx
+  PtxValue offset, clamp;
+  bool negated = false;
+};
+
 struct PtxSummary {
   std::vector<PtxMemoryOp> memory;
-  PtxFlops flops;
+  PtxFlops flops; ///< what every executing thread does
+  std::vector<ShuffleGatedFlops> shuffleGated;
   /// Instructions that compute or move data in a way the engine does not count (sparse MMA, an unknown
   /// shape): named so that the estimate can list them as unknowns.
   std::vector<std::string> unmodelled;
@@ -43,5 +65,14 @@ struct PtxSummary {
 /// Reads the asm text (LLVM's form: operands as $0, $1, ...; instructions separated by ';' or newlines).
 /// Each distinct text is read once; the summary lives as long as the process.
 const PtxSummary &readInlinePtx(const std::string &text);
+
+/// How many of a warp's 32 lanes find their source lane in `shfl.sync.MODE` with offset (or lane) `offset`
+/// and clamp operand `clamp` (segment mask in bits 8-12, last lane in bits 0-4), as the PTX ISA defines it.
+int lanesWithSource(const std::string &mode, int64_t offset, int64_t clamp);
+
+/// The call argument behind operand $N of an inline-asm call: outputs and inputs are numbered together,
+/// clobbers are not, and only inputs and indirect outputs are arguments of the call. Null for a direct
+/// output, or when `call` is not an asm call.
+const llvm::Value *asmOperand(const llvm::CallInst &call, int number);
 
 } // namespace roofcheck::lint

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace roofcheck::lint {
 namespace counting {
@@ -194,19 +195,25 @@ KernelEstimate KernelAnalysis::run() {
   bool unresolvedCall = false;
   std::map<std::string, Expr> specials;
   for (llvm::BasicBlock &block : f_) {
+    // FLOPs per thread in 32nds: each instruction's FLOPs times the lanes of a warp that run it (all 32 but
+    // for shuffle-predicated asm).
     Flops flops{};
     std::map<std::string, int64_t> blockSpecials;
+    auto add = [&](const llvm::Instruction &inst, int lanes, const Flops &f) {
+      if (f[Special])
+        blockSpecials[specialOperation(inst)] += f[Special] * lanes;
+      for (int b = 0; b < BucketCount; ++b) {
+        flops[b] += f[b] * lanes;
+        estimate.doubleArithmetic = estimate.doubleArithmetic || (f[b] && inst.getType()->getScalarType()->isDoubleTy());
+      }
+    };
     for (llvm::Instruction &inst : block) {
       if (foldedOnceUnrolled(inst))
         continue;
       std::string unresolved;
-      Flops f = flopsOf(inst, &unresolved);
-      if (f[Special])
-        blockSpecials[specialOperation(inst)] += f[Special];
-      for (int b = 0; b < BucketCount; ++b) {
-        flops[b] += f[b];
-        estimate.doubleArithmetic = estimate.doubleArithmetic || (f[b] && inst.getType()->getScalarType()->isDoubleTy());
-      }
+      add(inst, 32, flopsOf(inst, &unresolved));
+      for (const auto &[lanes, f] : laneGatedFlopsOf(inst, &unresolved))
+        add(inst, lanes, f);
       if (!unresolved.empty()) {
         unresolvedCall = true;
         addUnknown(unresolved, &inst);
@@ -220,18 +227,25 @@ KernelEstimate KernelAnalysis::run() {
     Count count = countBlock(&block);
     if (!count.value)
       addUnknown(count.reason, count.where, count.at, count.cause);
+    // 32nds of a FLOP a thread, times the block's thread executions: exact for whole warps, which the asm's
+    // warp-wide shuffles need.
+    auto times = [&](int64_t thirtySeconds) {
+      int64_t common = std::gcd(thirtySeconds, int64_t{32});
+      Expr scaled = Expr::integer(thirtySeconds / common) * *count.value;
+      return common == 32 ? scaled : scaled / Expr::integer(32 / common);
+    };
     for (int b = 0; b < BucketCount; ++b) {
       if (flops[b] == 0 || !buckets[b])
         continue;
       if (!count.value)
         buckets[b].reset();
       else
-        buckets[b] = *buckets[b] + Expr::integer(flops[b]) * *count.value;
+        buckets[b] = *buckets[b] + times(flops[b]);
     }
     if (count.value)
-      for (const auto &[operation, lanes] : blockSpecials) {
+      for (const auto &[operation, thirtySeconds] : blockSpecials) {
         Expr &total = specials.try_emplace(operation, Expr::integer(0)).first->second;
-        total = total + Expr::integer(lanes) * *count.value;
+        total = total + times(thirtySeconds);
       }
   }
   for (auto &b : buckets)

@@ -81,6 +81,40 @@ TEST(InlinePtx, TensorCoreFlopsAreSharedByTheIssuingThreads) {
   ASSERT_EQ(sparse.unmodelled.size(), 1u);
 }
 
+TEST(InlinePtx, ArithmeticUnderAShufflePredicateIsKeptApart) {
+  // A warp reduction step in the form CUB writes: the add runs only where the shuffle found a source lane.
+  PtxSummary s = readInlinePtx("{ .reg .f32 r0; .reg .pred p;\n shfl.sync.down.b32 r0|p, $1, $2, $3, $4;\n"
+                               " @p add.f32 r0, r0, $1;\n mov.f32 $0, r0; }");
+  EXPECT_FALSE(s.flops.any());
+  ASSERT_EQ(s.shuffleGated.size(), 1u);
+  const ShuffleGatedFlops &gated = s.shuffleGated[0];
+  EXPECT_EQ(gated.flops.fp32, 1);
+  EXPECT_EQ(gated.mode, "down");
+  EXPECT_EQ(gated.offset.operand, 2);
+  EXPECT_EQ(gated.clamp.operand, 3);
+  EXPECT_FALSE(gated.negated);
+  // Literal operands, the other predicate sense, and a predicate no shuffle sets (counted in every lane).
+  PtxSummary literal = readInlinePtx("shfl.sync.up.b32 $0|q, $1, 4, 0, -1; @!q mul.f64 $2, $3, $4; @r add.f32 $5, $6, $7;");
+  ASSERT_EQ(literal.shuffleGated.size(), 1u);
+  EXPECT_EQ(literal.shuffleGated[0].offset.literal, 4);
+  EXPECT_EQ(literal.shuffleGated[0].clamp.literal, 0);
+  EXPECT_TRUE(literal.shuffleGated[0].negated);
+  EXPECT_EQ(literal.shuffleGated[0].flops.fp64, 1);
+  EXPECT_EQ(literal.flops.fp32, 1);
+}
+
+TEST(InlinePtx, LanesWhereAShuffleFindsItsSource) {
+  // A whole warp (clamp 31): down by c leaves 32 - c lanes; up by c (clamp 0) leaves 32 - c.
+  EXPECT_EQ(lanesWithSource("down", 16, 31), 16);
+  EXPECT_EQ(lanesWithSource("down", 1, 31), 31);
+  EXPECT_EQ(lanesWithSource("up", 4, 0), 28);
+  EXPECT_EQ(lanesWithSource("bfly", 8, 31), 32);
+  // Logical warps of 8 lanes (segment mask 0x18 in bits 8-12, last lane 7): down by 2 leaves 6 of each 8.
+  EXPECT_EQ(lanesWithSource("down", 2, (24 << 8) | 7), 24);
+  EXPECT_EQ(lanesWithSource("idx", 3, 31), 32);
+  EXPECT_EQ(lanesWithSource("idx", 3, 2), 0);
+}
+
 TEST(MathLibrary, FunctionsWithATwoInTheirNameAreNotConversions) {
   for (const char *name : {"exp2f", "log2f", "atan2f", "exp2", "log2", "atan2", "fast_log2f"})
     EXPECT_EQ(classifyMathFunction(name), MathKind::Special) << name;
