@@ -672,9 +672,18 @@ void KernelAnalysis::foldWarpRank(Linear &lin, std::map<int, Poly> &ctas) {
       continue;
     int dim = q.quotientAxis.tid;
     auto block = ctas.find(dim);
-    Poly groupsPerBlock = opaque(toExpr(launchDim("blockDim", dim)) / Expr::integer(*group));
-    std::optional<Poly> scale = block == ctas.end() ? std::nullopt : divideByTerm(block->second, groupsPerBlock);
-    if (!scale || !invariant(*scale) || !(*scale * groupsPerBlock == block->second))
+    if (block == ctas.end())
+      continue;
+    // The block's offset in groups of g, or in larger groups G = g·r that hold r of them ((blockDim.x / 32) * 2
+    // with rows of 16 lanes, two rows a warp): blockDim.x / G · s = blockDim.x / g · s / r.
+    std::optional<Poly> scale;
+    for (int64_t larger = *group; larger <= 1024 && !scale; larger *= 2) {
+      Poly groupsPerBlock = opaque(toExpr(launchDim("blockDim", dim)) / Expr::integer(larger));
+      std::optional<Poly> perLarger = divideByTerm(block->second, groupsPerBlock);
+      if (perLarger && invariant(*perLarger) && *perLarger * groupsPerBlock == block->second)
+        scale = divideByTerm(*perLarger, Poly::constant(larger / *group));
+    }
+    if (!scale)
       continue;
     Poly global = coordinate(AtomKind::BlockIdx, dim) * launchDim("blockDim", dim) + coordinate(AtomKind::ThreadIdx, dim);
     std::optional<Poly> rank = axisQuotient(global, Poly::constant(*group));

@@ -259,6 +259,8 @@ private:
     std::string name = level + "." + "xyz"[dim];
     Expr size = linear ? Expr::symbol(level + ".x") * Expr::symbol(level + ".y") * Expr::symbol(level + ".z")
                        : Expr::symbol(name);
+    if (linear_.stackedWarps && level == "blockDim" && dim < 2) // x: the warps' lanes; y: warps side by side
+      size = dim == 0 ? Expr::integer(32) * Expr::symbol("blockDim.y") : Expr::symbol("blockDim.x") / Expr::integer(32);
     return Poly::atom(intern("launch:" + name, makeAtom(AtomKind::LaunchDim, dim, nullptr, size)));
   }
   Poly coordinate(AtomKind kind, int dim) { // threadIdx.d or blockIdx.d

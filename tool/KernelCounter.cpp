@@ -312,7 +312,7 @@ std::vector<KernelEstimate> countKernels(DeviceModule &device) {
       continue;
     }
     LinearRanks linear = rankLinearly(*function);
-    if (linear.block || linear.grid)
+    if (linear.block || linear.grid || linear.stackedWarps)
       tidyRankedKernel(*function, managers);
     counting::KernelAnalysis analysis(*function, source, managers.functions, linear);
     estimates.push_back(analysis.run());

@@ -2,6 +2,9 @@
 
 #include "roofcheck/Polynomial.h"
 
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/DemandedBits.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -191,12 +194,55 @@ bool rewriteLevel(llvm::Function &kernel, const Level &level) {
   return true;
 }
 
+/// The reads of one special register in a kernel.
+std::vector<llvm::IntrinsicInst *> readsOf(llvm::Function &kernel, llvm::Intrinsic::ID id) {
+  std::vector<llvm::IntrinsicInst *> reads;
+  for (llvm::Instruction &inst : llvm::instructions(kernel))
+    if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst); call && call->getIntrinsicID() == id)
+      reads.push_back(call);
+  return reads;
+}
+
+/// The rewrite of LinearRanks::stackedWarps, where the kernel allows it.
+bool stackWarps(llvm::Function &kernel) {
+  std::vector<llvm::IntrinsicInst *> lanes = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  std::vector<llvm::IntrinsicInst *> rowReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y);
+  std::vector<llvm::IntrinsicInst *> warps = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  if (lanes.empty() || rowReads.empty() || !readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x).empty())
+    return false;
+  llvm::AssumptionCache assumptions(kernel);
+  llvm::DominatorTree dominators(kernel);
+  llvm::DemandedBits demanded(kernel, assumptions, dominators);
+  for (llvm::IntrinsicInst *lane : lanes)
+    if (demanded.getDemandedBits(lane).getActiveBits() > 5)
+      return false;
+  llvm::IRBuilder<> builder(&*kernel.getEntryBlock().getFirstInsertionPt());
+  llvm::Module &module = *kernel.getParent();
+  llvm::Value *x = builder.CreateCall(
+      llvm::Intrinsic::getOrInsertDeclaration(&module, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x));
+  llvm::Value *width = builder.CreateCall(
+      llvm::Intrinsic::getOrInsertDeclaration(&module, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x));
+  auto replace = [&](std::vector<llvm::IntrinsicInst *> &reads, llvm::Value *by) {
+    for (llvm::IntrinsicInst *read : reads) {
+      read->replaceAllUsesWith(by);
+      read->eraseFromParent();
+    }
+  };
+  // All made before any read goes: the builder's place is the entry block's first instruction.
+  llvm::Value *lane = builder.CreateAnd(x, 31), *row = builder.CreateLShr(x, 5), *rows = builder.CreateLShr(width, 5);
+  replace(lanes, lane);
+  replace(rowReads, row);
+  replace(warps, rows);
+  return true;
+}
+
 } // namespace
 
 LinearRanks rankLinearly(llvm::Function &kernel) {
   LinearRanks ranks;
   ranks.block = rewriteLevel(kernel, ThreadLevel);
   ranks.grid = rewriteLevel(kernel, BlockLevel);
+  ranks.stackedWarps = !ranks.block && stackWarps(kernel);
   return ranks;
 }
 
