@@ -4,6 +4,10 @@
 // logical warp of 8 (segment mask 24 in the clamp) has 8 - c in each of its four parts. The offset and clamp
 // are constants once the helper is inlined; where the clamp is a run-time value (a partial warp), how many
 // lanes add is not known, and the FLOPs say so.
+// Nsight Compute on the H200 at this launch (nvcc -O3 -arch=sm_90, bench/lit-ncu.sh, 2026-12-04): octet_sum
+// 544 and warp_scan 1,280 (1,032 FADD, 248 FMUL), as counted here; partial_warp_sum 40 (lanes 0-4 of each
+// warp with the last lane 20). warp_sum 792: ptxas moves the last step's add (31 lanes) under the lane test,
+// where only lane 0 uses it (99 a warp); the count here is the source's, 129 a warp.
 // RUN: roofcheck-lint %s --grid 4 --block 64 --arg last=20 | FileCheck %s
 
 __device__ __forceinline__ float add_from_lane_below(float v, int offset, int clamp) {
