@@ -31,10 +31,14 @@
 #include <cuda/std/complex>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-// Cooperative groups name a function of their own log2 (a tile's size in bits).
+// Cooperative groups name a function of their own log2 (a tile's size in bits), and so does Thrust, which
+// CUB's headers bring.
 #if defined(__CUDACC__) && __has_include(<cooperative_groups.h>)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#endif
+#if defined(__CUDACC__) && __has_include(<cub/cub.cuh>)
+#include <cub/cub.cuh>
 #endif
 
 // The bits of a value and back: integer moves, no arithmetic (a memcpy of one register compiles to none).
