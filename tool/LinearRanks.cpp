@@ -205,34 +205,36 @@ std::vector<llvm::IntrinsicInst *> readsOf(llvm::Function &kernel, llvm::Intrins
 
 /// The rewrite of LinearRanks::stackedWarps, where the kernel allows it.
 bool stackWarps(llvm::Function &kernel) {
-  std::vector<llvm::IntrinsicInst *> lanes = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  std::vector<llvm::IntrinsicInst *> laneReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
   std::vector<llvm::IntrinsicInst *> rowReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y);
-  std::vector<llvm::IntrinsicInst *> warps = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y);
-  if (lanes.empty() || rowReads.empty() || !readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x).empty())
+  std::vector<llvm::IntrinsicInst *> rowCountReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  if (laneReads.empty() || rowReads.empty() || !readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x).empty())
     return false;
   llvm::AssumptionCache assumptions(kernel);
   llvm::DominatorTree dominators(kernel);
   llvm::DemandedBits demanded(kernel, assumptions, dominators);
-  for (llvm::IntrinsicInst *lane : lanes)
-    if (demanded.getDemandedBits(lane).getActiveBits() > 5)
+  for (llvm::IntrinsicInst *read : laneReads)
+    if (demanded.getDemandedBits(read).getActiveBits() > 5)
       return false;
+  // The new x and its size, and what the old reads become, all made before any old read goes: the builder's
+  // place is the entry block's first instruction, which may be one of them.
   llvm::IRBuilder<> builder(&*kernel.getEntryBlock().getFirstInsertionPt());
   llvm::Module &module = *kernel.getParent();
   llvm::Value *x = builder.CreateCall(
       llvm::Intrinsic::getOrInsertDeclaration(&module, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x));
   llvm::Value *width = builder.CreateCall(
       llvm::Intrinsic::getOrInsertDeclaration(&module, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x));
-  auto replace = [&](std::vector<llvm::IntrinsicInst *> &reads, llvm::Value *by) {
+  llvm::Value *lane = builder.CreateAnd(x, 31), *row = builder.CreateLShr(x, 5);
+  llvm::Value *rowCount = builder.CreateLShr(width, 5);
+  auto replace = [](std::vector<llvm::IntrinsicInst *> &reads, llvm::Value *by) {
     for (llvm::IntrinsicInst *read : reads) {
       read->replaceAllUsesWith(by);
       read->eraseFromParent();
     }
   };
-  // All made before any read goes: the builder's place is the entry block's first instruction.
-  llvm::Value *lane = builder.CreateAnd(x, 31), *row = builder.CreateLShr(x, 5), *rows = builder.CreateLShr(width, 5);
-  replace(lanes, lane);
+  replace(laneReads, lane);
   replace(rowReads, row);
-  replace(warps, rows);
+  replace(rowCountReads, rowCount);
   return true;
 }
 
