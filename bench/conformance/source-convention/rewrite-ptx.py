@@ -3,7 +3,8 @@
 instructions that ptxas expands into FLOP-counted arithmetic but the source convention counts as special
 operations (division, reciprocal, square root) become integer operations on their operands' bits, a
 half-to-float conversion (which ptxas emits as an fp16 add, HADD2.F32) becomes an integer move, and packed
-half arithmetic (f16x2, bf16x2: one instruction, two lanes) becomes one scalar instruction a lane, so that
+half arithmetic (f16x2, bf16x2: one instruction, two lanes) becomes one scalar instruction a lane (the
+lanes of an f16 FMA told apart by .ftz, so that ptxas does not pack them again), so that
 Nsight Compute counts FLOPs per lane as the source convention does; a negation or an absolute value (an
 FADD or DADD of zero where ptxas has no FP instruction to fold it into) becomes a flip or clear of the sign
 bit, and a float atomic add outside global memory (a compare-and-swap loop around an FADD on shared
@@ -71,6 +72,16 @@ def half_to_float(m, counts):
             f"{pred}cvt.u32.u16 %rc_t, %rc_h; {pred}mov.b32 {m['d']}, %rc_t; }}")
 
 
+def lane_modifiers(m, lane):
+    # ptxas packs two scalar f16 FMAs of one register's halves back into one HFMA2, which Nsight Compute
+    # counts as one FMA: the high lane's differs in flushing subnormals (.ftz), which one HFMA2 cannot do for
+    # one lane only. (The adds and multiplies stay two; bf16 has no .ftz.)
+    modifiers = m["modifiers"]
+    if m["op"] != "fma" or m["type"] != "f16x2" or lane != "hi":
+        return modifiers
+    return modifiers.replace("ftz.", "") if "ftz." in modifiers else modifiers + "ftz."
+
+
 def packed(m, counts):
     pred = m["pred"] or ""
     scalar = m["type"][:-2]  # f16 or bf16
@@ -84,7 +95,7 @@ def packed(m, counts):
         lines.append(f"{pred}mov.b32 {{%rc_s{i}_lo, %rc_s{i}_hi}}, {literal(s)};")
     for lane in lanes:
         args = ", ".join(f"%rc_s{i}_{lane}" for i in range(len(sources)))
-        lines.append(f"{pred}{m['op']}.{m['modifiers']}{scalar} %rc_d_{lane}, {args};")
+        lines.append(f"{pred}{m['op']}.{lane_modifiers(m, lane)}{scalar} %rc_d_{lane}, {args};")
     lines.append(f"{pred}mov.b32 {d}, {{%rc_d_lo, %rc_d_hi}};")
     return "{ " + " ".join(lines) + " }"
 
