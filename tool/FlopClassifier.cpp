@@ -10,8 +10,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
+#include <algorithm>
 #include <cmath>
-#include <optional>
 #include <regex>
 #include <set>
 
@@ -334,28 +334,36 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   return flops;
 }
 
-std::vector<std::pair<int, Flops>> laneGatedFlopsOf(const llvm::Instruction &inst, std::string *unresolved) {
-  std::vector<std::pair<int, Flops>> gated;
+std::vector<LaneGatedFlops>
+laneGatedFlopsOf(const llvm::Instruction &inst,
+                 const std::function<std::vector<int64_t>(const llvm::Value *)> &valuesOf, std::string *unresolved) {
+  std::vector<LaneGatedFlops> gated;
   const auto *call = dyn_cast<llvm::CallInst>(&inst);
   const auto *asm_ = call ? dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
   if (!asm_)
     return gated;
-  auto constant = [&](const PtxValue &value) -> std::optional<int64_t> {
-    if (value.literal)
-      return value.literal;
-    if (const auto *bound = dyn_cast_or_null<llvm::ConstantInt>(asmOperand(*call, value.operand)))
-      return bound->getSExtValue();
-    return std::nullopt;
+  auto values = [&](const PtxValue &value) {
+    return value.literal ? std::vector<int64_t>{*value.literal}
+                         : value.operand < 0 ? std::vector<int64_t>{} : valuesOf(asmOperand(*call, value.operand));
   };
   for (const ShuffleGatedFlops &instruction : readInlinePtx(asm_->getAsmString().str()).shuffleGated) {
-    std::optional<int64_t> offset = constant(instruction.offset), clamp = constant(instruction.clamp);
-    if (!offset || !clamp) {
+    std::vector<int64_t> offsets = values(instruction.offset), clamps = values(instruction.clamp);
+    size_t trips = std::max(offsets.size(), clamps.size());
+    if (offsets.empty() || clamps.empty() || (offsets.size() != trips && offsets.size() != 1) ||
+        (clamps.size() != trips && clamps.size() != 1)) {
       *unresolved = "arithmetic in inline assembly under a shfl." + instruction.mode +
                     " predicate whose lanes depend on a run-time offset or clamp";
       continue;
     }
-    int lanes = lanesWithSource(instruction.mode, *offset, *clamp);
-    gated.emplace_back(instruction.negated ? 32 - lanes : lanes, roundedFlops(instruction.flops));
+    LaneGatedFlops lanes;
+    lanes.trips = static_cast<int64_t>(trips);
+    lanes.flops = roundedFlops(instruction.flops);
+    for (size_t trip = 0; trip < trips; ++trip) {
+      int found = lanesWithSource(instruction.mode, offsets[offsets.size() == 1 ? 0 : trip],
+                                  clamps[clamps.size() == 1 ? 0 : trip]);
+      lanes.lanes += instruction.negated ? 32 - found : found;
+    }
+    gated.push_back(lanes);
   }
   return gated;
 }

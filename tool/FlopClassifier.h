@@ -6,12 +6,13 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace llvm {
 class Instruction;
+class Value;
 } // namespace llvm
 
 namespace roofcheck::lint {
@@ -23,11 +24,20 @@ using Flops = std::array<int64_t, BucketCount>;
 /// classify ("unresolved call to foo", "tensor-core operation ..."), empty when it classified everything.
 Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
 
-/// The arithmetic of an inline-asm call that runs in some lanes of each warp only, predicated on whether a
-/// shuffle found its source lane (CUB's warp reductions): for each such instruction, how many of a warp's 32
-/// lanes run it and its FLOPs per thread that does. flopsOf leaves these out. `unresolved` names a shuffle
-/// whose offset or clamp is not a constant.
-std::vector<std::pair<int, Flops>> laneGatedFlopsOf(const llvm::Instruction &inst, std::string *unresolved);
+/// Arithmetic of an inline-asm call that runs in some lanes of each warp only: `lanes` of the 32 · `trips`
+/// lanes of a warp over the trips its shuffle's operands take (one trip for constants), FLOPs per thread
+/// that runs it.
+struct LaneGatedFlops {
+  int64_t lanes = 0, trips = 1;
+  Flops flops{};
+};
+
+/// The arithmetic of an inline-asm call predicated on whether a shuffle found its source lane (CUB's warp
+/// reductions and scans), which flopsOf leaves out. `valuesOf` gives the values an operand of the call takes
+/// (valuesOverTrips); `unresolved` names a shuffle whose offset or clamp it cannot tell.
+std::vector<LaneGatedFlops>
+laneGatedFlopsOf(const llvm::Instruction &inst,
+                 const std::function<std::vector<int64_t>(const llvm::Value *)> &valuesOf, std::string *unresolved);
 
 /// The name of the special operation `inst` is, for an instruction flopsOf puts in `special`: the math
 /// library function without its prefix (expf, sincos, fast_expf), the IR operation and type (fdiv.f32,

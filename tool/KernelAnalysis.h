@@ -484,6 +484,10 @@ private:
   /// Constants, the induction variables of loops of at most maxUnrolledTrips constant trips, loads from
   /// constant tables at such indices, and arithmetic, comparisons and casts of those.
   bool knownOnceUnrolled(const llvm::Value *value, int depth);
+  /// The values an integer operand of `user` takes: one for a constant; one a trip for arithmetic on the
+  /// induction variables of the loop around `user`, of at most maxUnrolledTrips constant trips (nvcc unrolls
+  /// it: CUB's scan steps, `1 << step`); none where it cannot tell.
+  std::vector<int64_t> valuesOverTrips(const llvm::Value *value, const llvm::Instruction &user);
   void splitGlobalIndices(std::map<std::string, struct FootprintGroup> &groups);
   /// Adds group to groups under its key, joining the group with the same progressions.
   void regroup(std::map<std::string, struct FootprintGroup> &groups, struct FootprintGroup group) const;

@@ -8,6 +8,7 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -166,6 +167,92 @@ bool KernelAnalysis::knownOnceUnrolled(const llvm::Value *value, int depth) {
   return false;
 }
 
+namespace {
+
+/// `value` at trip `trip` of `loop`, whose header's induction variables are affine with constant start and
+/// step: integer arithmetic and casts of those and of constants, folded. nullopt for anything else.
+std::optional<llvm::APInt> valueAtTrip(const llvm::Value *value, const llvm::Loop &loop, int64_t trip,
+                                       llvm::ScalarEvolution &se, int depth) {
+  if (const auto *constant = dyn_cast<llvm::ConstantInt>(value))
+    return constant->getValue();
+  if (depth > 16)
+    return std::nullopt;
+  if (const auto *phi = dyn_cast<llvm::PHINode>(value)) {
+    const auto *progression = phi->getParent() == loop.getHeader() && se.isSCEVable(phi->getType())
+                                  ? dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(const_cast<llvm::PHINode *>(phi)))
+                                  : nullptr;
+    const auto *start = progression ? dyn_cast<llvm::SCEVConstant>(progression->getStart()) : nullptr;
+    const auto *step = start && progression->isAffine() ? dyn_cast<llvm::SCEVConstant>(progression->getStepRecurrence(se))
+                                                        : nullptr;
+    if (!step)
+      return std::nullopt;
+    unsigned bits = start->getAPInt().getBitWidth();
+    return start->getAPInt() + step->getAPInt() * llvm::APInt(bits, static_cast<uint64_t>(trip));
+  }
+  if (const auto *cast = dyn_cast<llvm::CastInst>(value)) {
+    std::optional<llvm::APInt> a = valueAtTrip(cast->getOperand(0), loop, trip, se, depth + 1);
+    unsigned bits = cast->getType()->getScalarSizeInBits();
+    if (!a || !cast->getType()->isIntegerTy())
+      return std::nullopt;
+    switch (cast->getOpcode()) {
+    case llvm::Instruction::ZExt:
+      return a->zext(bits);
+    case llvm::Instruction::SExt:
+      return a->sext(bits);
+    case llvm::Instruction::Trunc:
+      return a->trunc(bits);
+    default:
+      return std::nullopt;
+    }
+  }
+  const auto *op = dyn_cast<llvm::BinaryOperator>(value);
+  std::optional<llvm::APInt> a = op ? valueAtTrip(op->getOperand(0), loop, trip, se, depth + 1) : std::nullopt;
+  std::optional<llvm::APInt> b = a ? valueAtTrip(op->getOperand(1), loop, trip, se, depth + 1) : std::nullopt;
+  if (!b)
+    return std::nullopt;
+  switch (op->getOpcode()) {
+  case llvm::Instruction::Add:
+    return *a + *b;
+  case llvm::Instruction::Sub:
+    return *a - *b;
+  case llvm::Instruction::Mul:
+    return *a * *b;
+  case llvm::Instruction::Shl:
+    return b->ult(a->getBitWidth()) ? std::optional(a->shl(*b)) : std::nullopt;
+  case llvm::Instruction::LShr:
+    return b->ult(a->getBitWidth()) ? std::optional(a->lshr(*b)) : std::nullopt;
+  case llvm::Instruction::AShr:
+    return b->ult(a->getBitWidth()) ? std::optional(a->ashr(*b)) : std::nullopt;
+  case llvm::Instruction::And:
+    return *a & *b;
+  case llvm::Instruction::Or:
+    return *a | *b;
+  case llvm::Instruction::Xor:
+    return *a ^ *b;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+std::vector<int64_t> KernelAnalysis::valuesOverTrips(const llvm::Value *value, const llvm::Instruction &user) {
+  if (const auto *constant = dyn_cast_or_null<llvm::ConstantInt>(value))
+    return {constant->getSExtValue()};
+  const llvm::Loop *loop = li_.getLoopFor(user.getParent());
+  unsigned trips = loop ? se_.getSmallConstantTripCount(loop) : 0;
+  if (!value || trips == 0 || trips > maxUnrolledTrips)
+    return {};
+  std::vector<int64_t> values;
+  for (unsigned trip = 0; trip < trips; ++trip) {
+    std::optional<llvm::APInt> at = valueAtTrip(value, *loop, trip, se_, 0);
+    if (!at || at->getSignificantBits() > 64)
+      return {};
+    values.push_back(at->getSExtValue());
+  }
+  return values;
+}
+
 bool KernelAnalysis::foldedOnceUnrolled(const llvm::Instruction &inst) {
   if (!inst.getType()->isFPOrFPVectorTy() || li_.getLoopFor(inst.getParent()) == nullptr)
     return false;
@@ -195,15 +282,18 @@ KernelEstimate KernelAnalysis::run() {
   bool unresolvedCall = false;
   std::map<std::string, Expr> specials;
   for (llvm::BasicBlock &block : f_) {
-    // FLOPs per thread in 32nds: each instruction's FLOPs times the lanes of a warp that run it (all 32 but
-    // for shuffle-predicated asm).
-    Flops flops{};
-    std::map<std::string, int64_t> blockSpecials;
-    auto add = [&](const llvm::Instruction &inst, int lanes, const Flops &f) {
+    // FLOPs per thread as fractions, by denominator: 1 for what every thread runs, 32 · trips for asm
+    // arithmetic a shuffle predicates (it runs in some lanes of each warp).
+    std::map<int64_t, Flops> flops;
+    std::map<std::pair<std::string, int64_t>, int64_t> blockSpecials; // (operation, denominator) -> numerator
+    bool any = false;
+    auto add = [&](const llvm::Instruction &inst, int64_t numerator, int64_t denominator, const Flops &f) {
+      Flops &sum = flops.try_emplace(denominator, Flops{}).first->second;
       if (f[Special])
-        blockSpecials[specialOperation(inst)] += f[Special] * lanes;
+        blockSpecials[{specialOperation(inst), denominator}] += f[Special] * numerator;
       for (int b = 0; b < BucketCount; ++b) {
-        flops[b] += f[b] * lanes;
+        sum[b] += f[b] * numerator;
+        any = any || f[b] != 0;
         estimate.doubleArithmetic = estimate.doubleArithmetic || (f[b] && inst.getType()->getScalarType()->isDoubleTy());
       }
     };
@@ -211,41 +301,40 @@ KernelEstimate KernelAnalysis::run() {
       if (foldedOnceUnrolled(inst))
         continue;
       std::string unresolved;
-      add(inst, 32, flopsOf(inst, &unresolved));
-      for (const auto &[lanes, f] : laneGatedFlopsOf(inst, &unresolved))
-        add(inst, lanes, f);
+      add(inst, 1, 1, flopsOf(inst, &unresolved));
+      auto valuesOf = [&](const llvm::Value *value) { return valuesOverTrips(value, inst); };
+      for (const LaneGatedFlops &gated : laneGatedFlopsOf(inst, valuesOf, &unresolved))
+        add(inst, gated.lanes, 32 * gated.trips, gated.flops);
       if (!unresolved.empty()) {
         unresolvedCall = true;
         addUnknown(unresolved, &inst);
       }
     }
-    bool any = false;
-    for (int64_t v : flops)
-      any = any || v != 0;
     if (!any)
       continue;
     Count count = countBlock(&block);
     if (!count.value)
       addUnknown(count.reason, count.where, count.at, count.cause);
-    // 32nds of a FLOP a thread, times the block's thread executions: exact for whole warps, which the asm's
-    // warp-wide shuffles need.
-    auto times = [&](int64_t thirtySeconds) {
-      int64_t common = std::gcd(thirtySeconds, int64_t{32});
-      Expr scaled = Expr::integer(thirtySeconds / common) * *count.value;
-      return common == 32 ? scaled : scaled / Expr::integer(32 / common);
+    // A fraction of a FLOP a thread times the block's thread executions: exact for whole warps, which the
+    // asm's warp-wide shuffles need.
+    auto times = [&](int64_t numerator, int64_t denominator) {
+      int64_t common = std::gcd(numerator, denominator);
+      Expr scaled = Expr::integer(numerator / common) * *count.value;
+      return common == denominator ? scaled : scaled / Expr::integer(denominator / common);
     };
-    for (int b = 0; b < BucketCount; ++b) {
-      if (flops[b] == 0 || !buckets[b])
-        continue;
-      if (!count.value)
-        buckets[b].reset();
-      else
-        buckets[b] = *buckets[b] + times(flops[b]);
-    }
+    for (const auto &[denominator, sum] : flops)
+      for (int b = 0; b < BucketCount; ++b) {
+        if (sum[b] == 0 || !buckets[b])
+          continue;
+        if (!count.value)
+          buckets[b].reset();
+        else
+          buckets[b] = *buckets[b] + times(sum[b], denominator);
+      }
     if (count.value)
-      for (const auto &[operation, thirtySeconds] : blockSpecials) {
-        Expr &total = specials.try_emplace(operation, Expr::integer(0)).first->second;
-        total = total + times(thirtySeconds);
+      for (const auto &[operation, numerator] : blockSpecials) {
+        Expr &total = specials.try_emplace(operation.first, Expr::integer(0)).first->second;
+        total = total + times(numerator, operation.second);
       }
   }
   for (auto &b : buckets)
@@ -290,6 +379,11 @@ void tidyRankedKernel(llvm::Function &kernel, PassManagers &managers) {
   passes.run(kernel, managers.functions);
 }
 
+/// How many of a kernel's FLOPs, bytes read and bytes written an estimate knows.
+int knownQuantities(const KernelEstimate &estimate) {
+  return estimate.total.has_value() + estimate.read.has_value() + estimate.write.has_value();
+}
+
 } // namespace
 
 std::vector<KernelEstimate> countKernels(DeviceModule &device) {
@@ -312,10 +406,26 @@ std::vector<KernelEstimate> countKernels(DeviceModule &device) {
       continue;
     }
     LinearRanks linear = rankLinearly(*function);
-    if (linear.block || linear.grid || linear.stackedWarps)
+    if (linear.block || linear.grid)
       tidyRankedKernel(*function, managers);
-    counting::KernelAnalysis analysis(*function, source, managers.functions, linear);
-    estimates.push_back(analysis.run());
+    KernelEstimate estimate = counting::KernelAnalysis(*function, source, managers.functions, linear).run();
+    // Warps stacked along y, counted with their lanes along x: a second view of the same threads, kept where
+    // it counts more (two rows a warp), not where the two dimensions apart already count everything.
+    if (!linear.block && !estimate.unknowns.empty()) {
+      llvm::ValueToValueMapTy copied;
+      llvm::Function *stacked = llvm::CloneFunction(function, copied);
+      if (stackWarps(*stacked)) {
+        tidyRankedKernel(*stacked, managers);
+        LinearRanks view = linear;
+        view.stackedWarps = true;
+        KernelEstimate other = counting::KernelAnalysis(*stacked, source, managers.functions, view).run();
+        if (knownQuantities(other) > knownQuantities(estimate))
+          estimate = std::move(other);
+      }
+      managers.functions.clear(*stacked, stacked->getName());
+      stacked->eraseFromParent();
+    }
+    estimates.push_back(std::move(estimate));
   }
   return estimates;
 }

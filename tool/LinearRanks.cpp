@@ -203,7 +203,8 @@ std::vector<llvm::IntrinsicInst *> readsOf(llvm::Function &kernel, llvm::Intrins
   return reads;
 }
 
-/// The rewrite of LinearRanks::stackedWarps, where the kernel allows it.
+} // namespace
+
 bool stackWarps(llvm::Function &kernel) {
   std::vector<llvm::IntrinsicInst *> laneReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
   std::vector<llvm::IntrinsicInst *> rowReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y);
@@ -238,13 +239,10 @@ bool stackWarps(llvm::Function &kernel) {
   return true;
 }
 
-} // namespace
-
 LinearRanks rankLinearly(llvm::Function &kernel) {
   LinearRanks ranks;
   ranks.block = rewriteLevel(kernel, ThreadLevel);
   ranks.grid = rewriteLevel(kernel, BlockLevel);
-  ranks.stackedWarps = !ranks.block && stackWarps(kernel);
   return ranks;
 }
 

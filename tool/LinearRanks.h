@@ -15,9 +15,8 @@ namespace roofcheck::lint {
 struct LinearRanks {
   bool block = false; ///< threadIdx and blockDim only as the thread's rank in its block and the block's size
   bool grid = false;  ///< blockIdx and gridDim only as the block's rank in the grid and the grid's block count
-  /// threadIdx.x only as a lane of a warp (its low five bits) and blockDim.x not at all: a block of
-  /// blockDim.y warps stacked along y (Sgemv's `dim3 block(32, 4)`), rewritten to x = threadIdx.y * 32 + lane
-  /// over 32 * blockDim.y threads and y = threadIdx.x / 32 over blockDim.x / 32.
+  /// Rewritten by stackWarps: x = threadIdx.y * 32 + lane over 32 * blockDim.y threads, y = threadIdx.x / 32
+  /// over blockDim.x / 32.
   bool stackedWarps = false;
 };
 
@@ -27,11 +26,13 @@ struct LinearRanks {
 /// size / g: a block of whole tiles, as warp-per-row kernels are launched, the assumption the engine already
 /// makes for `blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32`. A kernel that reads a coordinate or a
 /// dimension in any other way is left as it is.
-///
-/// Where the block level is not linear, a kernel that reads threadIdx.x only as a lane of a warp, blockDim.x not
-/// at all, and threadIdx.y is rewritten with its warps stacked along x (LinearRanks::stackedWarps): a row of a
-/// warp (blockDim.y * blockIdx.x + threadIdx.y) and the lane's part of it (lane / 16, two rows a warp) become
-/// digits of one global index. The same assumption: blockDim.x a multiple of 32, whole warps.
 LinearRanks rankLinearly(llvm::Function &kernel);
+
+/// Rewrites a kernel that reads threadIdx.x only as a lane of a warp (its low five bits), blockDim.x not at
+/// all, and threadIdx.y: a block of blockDim.y warps stacked along y (Sgemv's `dim3 block(32, 4)`) becomes
+/// one of 32 * blockDim.y threads along x, lanes fastest, so that a warp's row (blockDim.y * blockIdx.x +
+/// threadIdx.y) and the lane's part of it (lane / 16, two rows a warp) are digits of one global index. The
+/// assumption of warp ranks: blockDim.x a multiple of 32. Whether it rewrote the kernel.
+bool stackWarps(llvm::Function &kernel);
 
 } // namespace roofcheck::lint
