@@ -748,9 +748,6 @@ Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const st
 /// Lane tests repeat within a warp or a few: longer periods are not listed.
 constexpr int64_t longestDigitPeriod = 4096;
 
-namespace {
-
-/// value where phi holds phiValue, for integer arithmetic, casts and comparisons of phi and constants.
 std::optional<llvm::APInt> evaluateAt(const llvm::Value *value, const llvm::PHINode *phi, uint64_t phiValue,
                                       int depth) {
   auto *type = dyn_cast<llvm::IntegerType>(value->getType());
@@ -816,8 +813,6 @@ std::optional<llvm::APInt> evaluateAt(const llvm::Value *value, const llvm::PHIN
     return std::nullopt;
   }
 }
-
-} // namespace
 
 int KernelAnalysis::doublingAtom(const llvm::Loop *loop) {
   char key[64];

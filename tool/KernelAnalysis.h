@@ -66,6 +66,10 @@ void collectCoordinates(const llvm::Value *value, CoordinateUse &use, std::set<c
 
 bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth);
 
+/// value where phi holds phiValue, for integer arithmetic, casts and comparisons of phi and constants.
+std::optional<llvm::APInt> evaluateAt(const llvm::Value *value, const llvm::PHINode *phi, uint64_t phiValue,
+                                      int depth);
+
 // ------------------------------------------------------------------------------------------------ Poly
 
 /// Polynomials with integer coefficients over atoms (parameters, launch dimensions, thread coordinates,

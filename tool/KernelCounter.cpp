@@ -167,75 +167,6 @@ bool KernelAnalysis::knownOnceUnrolled(const llvm::Value *value, int depth) {
   return false;
 }
 
-namespace {
-
-/// `value` at trip `trip` of `loop`, whose header's induction variables are affine with constant start and
-/// step: integer arithmetic and casts of those and of constants, folded. nullopt for anything else.
-std::optional<llvm::APInt> valueAtTrip(const llvm::Value *value, const llvm::Loop &loop, int64_t trip,
-                                       llvm::ScalarEvolution &se, int depth) {
-  if (const auto *constant = dyn_cast<llvm::ConstantInt>(value))
-    return constant->getValue();
-  if (depth > 16)
-    return std::nullopt;
-  if (const auto *phi = dyn_cast<llvm::PHINode>(value)) {
-    const auto *progression = phi->getParent() == loop.getHeader() && se.isSCEVable(phi->getType())
-                                  ? dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(const_cast<llvm::PHINode *>(phi)))
-                                  : nullptr;
-    const auto *start = progression ? dyn_cast<llvm::SCEVConstant>(progression->getStart()) : nullptr;
-    const auto *step = start && progression->isAffine() ? dyn_cast<llvm::SCEVConstant>(progression->getStepRecurrence(se))
-                                                        : nullptr;
-    if (!step)
-      return std::nullopt;
-    unsigned bits = start->getAPInt().getBitWidth();
-    return start->getAPInt() + step->getAPInt() * llvm::APInt(bits, static_cast<uint64_t>(trip));
-  }
-  if (const auto *cast = dyn_cast<llvm::CastInst>(value)) {
-    std::optional<llvm::APInt> a = valueAtTrip(cast->getOperand(0), loop, trip, se, depth + 1);
-    unsigned bits = cast->getType()->getScalarSizeInBits();
-    if (!a || !cast->getType()->isIntegerTy())
-      return std::nullopt;
-    switch (cast->getOpcode()) {
-    case llvm::Instruction::ZExt:
-      return a->zext(bits);
-    case llvm::Instruction::SExt:
-      return a->sext(bits);
-    case llvm::Instruction::Trunc:
-      return a->trunc(bits);
-    default:
-      return std::nullopt;
-    }
-  }
-  const auto *op = dyn_cast<llvm::BinaryOperator>(value);
-  std::optional<llvm::APInt> a = op ? valueAtTrip(op->getOperand(0), loop, trip, se, depth + 1) : std::nullopt;
-  std::optional<llvm::APInt> b = a ? valueAtTrip(op->getOperand(1), loop, trip, se, depth + 1) : std::nullopt;
-  if (!b)
-    return std::nullopt;
-  switch (op->getOpcode()) {
-  case llvm::Instruction::Add:
-    return *a + *b;
-  case llvm::Instruction::Sub:
-    return *a - *b;
-  case llvm::Instruction::Mul:
-    return *a * *b;
-  case llvm::Instruction::Shl:
-    return b->ult(a->getBitWidth()) ? std::optional(a->shl(*b)) : std::nullopt;
-  case llvm::Instruction::LShr:
-    return b->ult(a->getBitWidth()) ? std::optional(a->lshr(*b)) : std::nullopt;
-  case llvm::Instruction::AShr:
-    return b->ult(a->getBitWidth()) ? std::optional(a->ashr(*b)) : std::nullopt;
-  case llvm::Instruction::And:
-    return *a & *b;
-  case llvm::Instruction::Or:
-    return *a | *b;
-  case llvm::Instruction::Xor:
-    return *a ^ *b;
-  default:
-    return std::nullopt;
-  }
-}
-
-} // namespace
-
 std::vector<int64_t> KernelAnalysis::valuesOverTrips(const llvm::Value *value, const llvm::Instruction &user) {
   if (const auto *constant = dyn_cast_or_null<llvm::ConstantInt>(value))
     return {constant->getSExtValue()};
@@ -243,14 +174,28 @@ std::vector<int64_t> KernelAnalysis::valuesOverTrips(const llvm::Value *value, c
   unsigned trips = loop ? se_.getSmallConstantTripCount(loop) : 0;
   if (!value || trips == 0 || trips > maxUnrolledTrips)
     return {};
-  std::vector<int64_t> values;
-  for (unsigned trip = 0; trip < trips; ++trip) {
-    std::optional<llvm::APInt> at = valueAtTrip(value, *loop, trip, se_, 0);
-    if (!at || at->getSignificantBits() > 64)
-      return {};
-    values.push_back(at->getSExtValue());
+  // The value as a function of one of the loop's induction variables (start and step constants).
+  for (const llvm::PHINode &phi : loop->getHeader()->phis()) {
+    const auto *progression = se_.isSCEVable(phi.getType())
+                                  ? dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(const_cast<llvm::PHINode *>(&phi)))
+                                  : nullptr;
+    const auto *start = progression && progression->isAffine() ? dyn_cast<llvm::SCEVConstant>(progression->getStart())
+                                                                 : nullptr;
+    const auto *step = start ? dyn_cast<llvm::SCEVConstant>(progression->getStepRecurrence(se_)) : nullptr;
+    if (!step)
+      continue;
+    std::vector<int64_t> values;
+    for (unsigned trip = 0; trip < trips; ++trip) {
+      uint64_t at = start->getAPInt().getZExtValue() + trip * step->getAPInt().getZExtValue();
+      std::optional<llvm::APInt> v = evaluateAt(value, &phi, at, 0);
+      if (!v || v->getSignificantBits() > 64)
+        break;
+      values.push_back(v->getSExtValue());
+    }
+    if (values.size() == trips)
+      return values;
   }
-  return values;
+  return {};
 }
 
 bool KernelAnalysis::foldedOnceUnrolled(const llvm::Instruction &inst) {
