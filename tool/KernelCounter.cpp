@@ -356,17 +356,16 @@ std::vector<KernelEstimate> countKernels(DeviceModule &device) {
     KernelEstimate estimate = counting::KernelAnalysis(*function, source, managers.functions, linear).run();
     // Warps stacked along y, counted with their lanes along x: a second view of the same threads, kept where
     // it counts more (two rows a warp), not where the two dimensions apart already count everything.
-    if (!linear.block && !estimate.unknowns.empty()) {
+    if (!linear.block && !estimate.unknowns.empty() && warpsStackAlongY(*function)) {
       llvm::ValueToValueMapTy copied;
       llvm::Function *stacked = llvm::CloneFunction(function, copied);
-      if (stackWarps(*stacked)) {
-        tidyRankedKernel(*stacked, managers);
-        LinearRanks view = linear;
-        view.stackedWarps = true;
-        KernelEstimate other = counting::KernelAnalysis(*stacked, source, managers.functions, view).run();
-        if (knownQuantities(other) > knownQuantities(estimate))
-          estimate = std::move(other);
-      }
+      stackWarps(*stacked);
+      tidyRankedKernel(*stacked, managers);
+      LinearRanks view = linear;
+      view.stackedWarps = true;
+      KernelEstimate other = counting::KernelAnalysis(*stacked, source, managers.functions, view).run();
+      if (knownQuantities(other) > knownQuantities(estimate))
+        estimate = std::move(other);
       managers.functions.clear(*stacked, stacked->getName());
       stacked->eraseFromParent();
     }

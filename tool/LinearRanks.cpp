@@ -205,11 +205,10 @@ std::vector<llvm::IntrinsicInst *> readsOf(llvm::Function &kernel, llvm::Intrins
 
 } // namespace
 
-bool stackWarps(llvm::Function &kernel) {
+bool warpsStackAlongY(llvm::Function &kernel) {
   std::vector<llvm::IntrinsicInst *> laneReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
-  std::vector<llvm::IntrinsicInst *> rowReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y);
-  std::vector<llvm::IntrinsicInst *> rowCountReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y);
-  if (laneReads.empty() || rowReads.empty() || !readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x).empty())
+  if (laneReads.empty() || readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y).empty() ||
+      !readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x).empty())
     return false;
   llvm::AssumptionCache assumptions(kernel);
   llvm::DominatorTree dominators(kernel);
@@ -217,6 +216,13 @@ bool stackWarps(llvm::Function &kernel) {
   for (llvm::IntrinsicInst *read : laneReads)
     if (demanded.getDemandedBits(read).getActiveBits() > 5)
       return false;
+  return true;
+}
+
+void stackWarps(llvm::Function &kernel) {
+  std::vector<llvm::IntrinsicInst *> laneReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  std::vector<llvm::IntrinsicInst *> rowReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y);
+  std::vector<llvm::IntrinsicInst *> rowCountReads = readsOf(kernel, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y);
   // The new x and its size, and what the old reads become, all made before any old read goes: the builder's
   // place is the entry block's first instruction, which may be one of them.
   llvm::IRBuilder<> builder(&*kernel.getEntryBlock().getFirstInsertionPt());
@@ -236,7 +242,6 @@ bool stackWarps(llvm::Function &kernel) {
   replace(laneReads, lane);
   replace(rowReads, row);
   replace(rowCountReads, rowCount);
-  return true;
 }
 
 LinearRanks rankLinearly(llvm::Function &kernel) {

@@ -28,11 +28,13 @@ struct LinearRanks {
 /// dimension in any other way is left as it is.
 LinearRanks rankLinearly(llvm::Function &kernel);
 
-/// Rewrites a kernel that reads threadIdx.x only as a lane of a warp (its low five bits), blockDim.x not at
-/// all, and threadIdx.y: a block of blockDim.y warps stacked along y (Sgemv's `dim3 block(32, 4)`) becomes
-/// one of 32 * blockDim.y threads along x, lanes fastest, so that a warp's row (blockDim.y * blockIdx.x +
-/// threadIdx.y) and the lane's part of it (lane / 16, two rows a warp) are digits of one global index. The
-/// assumption of warp ranks: blockDim.x a multiple of 32. Whether it rewrote the kernel.
-bool stackWarps(llvm::Function &kernel);
+/// Whether a kernel reads threadIdx.x only as a lane of a warp (its low five bits), blockDim.x not at all,
+/// and threadIdx.y: a block of blockDim.y warps stacked along y, as Sgemv's `dim3 block(32, 4)` launches it.
+bool warpsStackAlongY(llvm::Function &kernel);
+
+/// Rewrites a kernel of which warpsStackAlongY holds into one of 32 * blockDim.y threads along x, lanes
+/// fastest, so that a warp's row (blockDim.y * blockIdx.x + threadIdx.y) and the lane's part of it (lane / 16,
+/// two rows a warp) are digits of one global index. The assumption of warp ranks: blockDim.x a multiple of 32.
+void stackWarps(llvm::Function &kernel);
 
 } // namespace roofcheck::lint
