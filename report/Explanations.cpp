@@ -96,8 +96,8 @@ void dirtyLinesWrittenBackRule(const KernelFacts &f, double excess, ReportKernel
   if (f.replayPasses && *f.replayPasses > 1)
     evidence.push_back("counters from kernel replay (" + std::to_string(*f.replayPasses) +
                        " passes): the replay's own save and restore of device memory leaves dirty lines too; no "
-                       "launch of this kernel was counted in one pass (roofcheck run's traffic set: every second "
-                       "sample of a signature, never the launch right after a replayed one)");
+                       "launch of this kernel was counted in one pass (roofcheck run's traffic set: a signature's "
+                       "samples after its first, never the launch right after a replayed one)");
   std::string measured = *f.idealWrite > 0 ? ratio(*f.dramWrite / *f.idealWrite) + " the ideal write bytes"
                                            : count(*f.dramWrite) + " B where the kernel writes nothing";
   add(k, "dirty-lines-written-back", "note",

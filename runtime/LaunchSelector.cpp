@@ -49,16 +49,40 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
   LaunchDecision decision;
   decision.record = true;
   if (canProfile_ && !isCommunicationKernel(signature)) {
-    int64_t &profiled = profiledPerSignature_[{signature, grid, block}];
-    bool trafficTurn = trafficSet_ && profiled % 2 == 1;
-    if ((samples_ == 0 || profiled < samples_) && !(trafficTurn && afterReplay)) {
+    SignatureSamples &samples = perSignature_[{signature, grid, block}];
+    if (std::optional<CounterSet> set = nextSample(samples, afterReplay)) {
       decision.profile = true;
-      decision.counters = trafficTurn ? CounterSet::Traffic : CounterSet::Full;
-      lastReplayed_ = trafficSet_ && !trafficTurn;
-      ++profiled;
+      decision.counters = *set;
+      lastReplayed_ = trafficSet_ && *set == CounterSet::Full;
+      lastProfiled_ = *set;
+      ++samples.profiled;
+      samples.waitedAt.reset();
     }
   }
   return decision;
+}
+
+std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, bool afterReplay) {
+  if (samples_ != 0 && samples.profiled >= samples_)
+    return std::nullopt;
+  if (!trafficSet_)
+    return CounterSet::Full;
+  if (samples_ == 0) {
+    bool trafficTurn = samples.profiled % 2 == 1;
+    if (trafficTurn && afterReplay)
+      return std::nullopt;
+    return trafficTurn ? CounterSet::Traffic : CounterSet::Full;
+  }
+  if (samples.profiled == 0) {
+    ++firstSamples_;
+    return CounterSet::Full;
+  }
+  bool waited = samples.waitedAt == firstSamples_;
+  if (afterReplay || (lastProfiled_ != CounterSet::Traffic && !waited)) {
+    samples.waitedAt = firstSamples_;
+    return std::nullopt;
+  }
+  return CounterSet::Traffic;
 }
 
 void LaunchSelector::stopProfiling() {

@@ -18,9 +18,15 @@ namespace roofcheck::runtime {
 
 /// The counters a profiled launch gets: every collected metric (kernel replay where they need more than one
 /// pass), or only the traffic metrics (RunOptions::trafficSet), counted in one pass on the program's own launch.
-/// A signature's samples alternate between the two, starting with the full set; a traffic turn never goes to
-/// the launch right after a replayed one (the L2 still holds the replay's dirty lines), but waits for the
-/// signature's next launch.
+/// With a traffic set, a signature's first sample counts every metric and its others the traffic set: the
+/// instruction and tensor counts of a launch repeat, its DRAM bytes do not, and a replay costs a pass per
+/// group of metrics. A traffic turn never goes to the launch right after a replayed one (the L2 still holds
+/// the replay's dirty lines). Changing sets costs ~180 ms on the H200 (a fresh range profiler object and its
+/// first start), so a traffic turn that would change the set waits for the signature's next launch, and
+/// again while new signatures keep appearing (a loop's first pass): by the time it changes the set the other
+/// signatures want it too, and the sets change a few times a run, not at nearly every sample as they did
+/// when each signature alternated on its own. A first sample never waits (a kernel may run once).
+/// --samples 0 (every launch) alternates full and traffic per signature.
 enum class CounterSet { Full, Traffic };
 
 struct LaunchDecision {
@@ -62,8 +68,19 @@ private:
   bool canProfile_;
   bool trafficSet_ = false;
   bool lastReplayed_ = false; ///< the launch before this one got the full set under replay
+  CounterSet lastProfiled_ = CounterSet::Full; ///< the set the range profiler holds
+  int64_t firstSamples_ = 0;                   ///< signatures sampled so far
   int64_t matched_ = 0;
-  std::map<std::tuple<std::string, Dim3, Dim3>, int64_t> profiledPerSignature_;
+  struct SignatureSamples {
+    int64_t profiled = 0;
+    /// firstSamples_ when a traffic turn of it last waited: a turn waits again if a new signature came since
+    /// (the first pass of a loop, its kernels still appearing), else it changes the set.
+    std::optional<int64_t> waitedAt;
+  };
+  std::map<std::tuple<std::string, Dim3, Dim3>, SignatureSamples> perSignature_;
+
+  /// The set a signature's next sample counts, nullopt when this launch goes without counters.
+  std::optional<CounterSet> nextSample(SignatureSamples &samples, bool afterReplay);
 };
 
 } // namespace roofcheck::runtime

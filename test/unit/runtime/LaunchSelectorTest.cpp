@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace roofcheck;
 using namespace roofcheck::runtime;
 
@@ -32,15 +34,22 @@ std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids) {
   return out;
 }
 
-TEST(LaunchSelector, ProfiledLaunchesOfASignatureAlternateFullAndTrafficSets) {
+// The sets of the profiled launches alone, in order.
+std::string profiledOnly(std::string sets) {
+  sets.erase(std::remove(sets.begin(), sets.end(), '-'), sets.end());
+  return sets;
+}
+
+TEST(LaunchSelector, FirstSampleCountsEverythingTheOthersTheTrafficSet) {
   // A traffic launch right after a replayed one would count the replay's dirty lines: it waits a launch.
   LaunchSelector s(RunOptions{}, true);
   s.useTrafficSet();
-  EXPECT_EQ(sets(s, {&g1, &g1, &g1, &g1, &g1}), "F-TF-");
-  // Interleaved signatures: each starts with the full set; a traffic turn after another's replay waits.
+  EXPECT_EQ(sets(s, {&g1, &g1, &g1, &g1, &g1}), "F-TT-");
+  // Interleaved signatures: each starts with the full set; a traffic turn that would change the set waits
+  // once, and then the other signature's turns find the traffic set in place.
   LaunchSelector mixed(RunOptions{}, true);
   mixed.useTrafficSet();
-  EXPECT_EQ(sets(mixed, {&g1, &g2, &g1, &g2, &g1, &g2, &g1, &g2}), "FF-TTFF-");
+  EXPECT_EQ(sets(mixed, {&g1, &g2, &g1, &g2, &g1, &g2, &g1, &g2}), "FF--TTTT");
 
   RunOptions every;
   every.samplesPerSignature = 0;
@@ -51,6 +60,38 @@ TEST(LaunchSelector, ProfiledLaunchesOfASignatureAlternateFullAndTrafficSets) {
   // Without a traffic set (metrics that fit one pass, or --traffic-set off) every sample counts everything.
   LaunchSelector full(RunOptions{}, true);
   EXPECT_EQ(sets(full, {&g1, &g1, &g1, &g1}), "FFF-");
+}
+
+TEST(LaunchSelector, SetsChangeOnceWhenSignaturesRepeatInSteps) {
+  // A training loop: the same 12 kernels every step. Each change of set costs a fresh range profiler object.
+  std::vector<Dim3> grids;
+  for (int64_t i = 1; i <= 12; ++i)
+    grids.push_back(Dim3{i, 1, 1});
+  std::vector<const Dim3 *> steps;
+  for (int step = 0; step < 6; ++step)
+    for (const Dim3 &grid : grids)
+      steps.push_back(&grid);
+  LaunchSelector s(RunOptions{}, true);
+  s.useTrafficSet();
+  std::string got = sets(s, steps);
+  EXPECT_EQ(profiledOnly(got), std::string(12, 'F') + std::string(24, 'T')) << got;
+  // A kernel launched again within the first step, between kernels still appearing, waits for the step's end.
+  std::vector<const Dim3 *> repeating;
+  for (int step = 0; step < 6; ++step)
+    for (size_t i = 1; i < 7; ++i) {
+      repeating.push_back(&grids[0]);
+      repeating.push_back(&grids[i]);
+    }
+  LaunchSelector inner(RunOptions{}, true);
+  inner.useTrafficSet();
+  got = sets(inner, repeating);
+  EXPECT_EQ(profiledOnly(got), std::string(7, 'F') + std::string(14, 'T')) << got;
+  // A kernel first launched once the traffic set is in place still gets every metric at once.
+  EXPECT_EQ(sets(s, {&g2}), "F");
+  // The others' traffic turns then wait once before the set changes back.
+  LaunchSelector late(RunOptions{}, true);
+  late.useTrafficSet();
+  EXPECT_EQ(sets(late, {&g1, &g1, &g1, &g2, &g1, &g2, &g2}), "F-TF--T");
 }
 
 TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {
