@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 namespace roofcheck {
@@ -734,6 +735,18 @@ bool divideExactly(const Normal &p, int64_t divisor, Normal &out) {
   return true;
 }
 
+// The greatest common divisor of a divisor and every coefficient, 1 where a coefficient is not an integer.
+int64_t commonFactor(const Normal &p, int64_t divisor) {
+  uint64_t common = divisor < 0 ? 0 - uint64_t(divisor) : uint64_t(divisor);
+  for (const auto &[m, c] : p.poly.terms) {
+    if (!c.isInteger())
+      return 1;
+    int64_t v = c.integer();
+    common = std::gcd(common, v < 0 ? 0 - uint64_t(v) : uint64_t(v));
+  }
+  return common > uint64_t(std::numeric_limits<int64_t>::max()) ? 1 : int64_t(common);
+}
+
 Normal simplifyFunction(const Expr &e) {
   Normal a = toNormal(e.lhs());
   Normal b = toNormal(e.rhs());
@@ -750,6 +763,10 @@ Normal simplifyFunction(const Expr &e) {
         Normal q;
         if (divideExactly(a, d.integer(), q))
           return q;
+        // A factor common to every coefficient and the divisor cancels, (645 * n) / 160 = (129 * n) / 32:
+        // the same rational number, so the same floor.
+        if (int64_t common = commonFactor(a, d.integer()); common > 1 && divideExactly(a, common, q))
+          return Normal::atom(toExpr(q) / Expr::integer(d.integer() / common));
       }
     }
     return Normal::atom(sa / sb); // even x / x stays: it is not 1 when x is 0

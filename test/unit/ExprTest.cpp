@@ -156,6 +156,8 @@ TEST(ExprSimplify, FoldsConstantsAndCollectsLikeTerms) {
   EXPECT_EQ(Expr::parse("4 * 3 + x * 2 * 5").simplified().str(), "10 * x + 12");
   EXPECT_EQ(Expr::parse("(4 * n + 8) / 4").simplified().str(), "n + 2");
   EXPECT_EQ(Expr::parse("(4 * n + 7) / 4").simplified().str(), "(4 * n + 7) / 4");
+  EXPECT_EQ(Expr::parse("(645 * n) / 160").simplified().str(), "129 * n / 32");
+  EXPECT_EQ(Expr::parse("(6 * n + 4) / -8").simplified().str(), "(3 * n + 2) / -4");
   EXPECT_EQ(Expr::parse("n - 2 * m").simplified().str(), "n - 2 * m");
   EXPECT_EQ(Expr::parse("min(n, n) + ceil_div(n, 1)").simplified().str(), "2 * n");
   EXPECT_EQ(Expr::parse("min(2 + 2, 5)").simplified().str(), "4");
@@ -176,7 +178,7 @@ TEST(ExprSimplify, FoldsConstantsAndCollectsLikeTerms) {
 TEST(ExprSimplify, NeverChangesTheValue) {
   const char *cases[] = {"(a + b) * (a - b) - a * a",  "ceil_div(a * 4, 2) + (a + b) / 3",
                          "min(a - b, b - a) * 2 + max(a, 7)", "a * b * 8 / 4 - (3 - a) * (b + 1)",
-                         "-(a - 2 * b) / 5 + -a"};
+                         "-(a - 2 * b) / 5 + -a",      "(6 * a - 4 * b) / 8 + (15 * a) / -10"};
   for (int64_t a = -7; a <= 7; a += 2)
     for (int64_t b = -5; b <= 9; b += 3)
       for (const char *text : cases) {
