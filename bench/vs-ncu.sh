@@ -54,7 +54,8 @@ for name in ${PROGRAMS:-pytorch-mlp babelstream layernorm}; do
   read -ra program <<<"${programs[$name]}"
   dir=$out/$name
   mkdir -p "$dir/first"
-  ROOFCHECK_SHIM_TIMING=1 "$run" --output-dir "$dir/first" -- "${program[@]}" >"$dir/first.stdout" 2>"$dir/first.stderr"
+  ROOFCHECK_SHIM_TIMING=1 "$run" --output-dir "$dir/first" -- "${program[@]}" >"$dir/first.stdout" 2>"$dir/first.stderr" ||
+    { echo "vs-ncu.sh: the first default run of $name failed (see $dir/first.stderr)" >&2; exit 1; }
   metrics=$(python3 -c 'import json,sys; print(",".join(json.loads(open(sys.argv[1]).readline())["options"]["collected_metrics"]))' \
     "$(ls "$dir"/first/roofcheck.*.measured.jsonl | head -1)")
   echo "== $name: ${program[*]}"
