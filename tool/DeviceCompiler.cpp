@@ -2,6 +2,7 @@
 #include "CudaCompat.h"
 #include "IncludeScanner.h"
 #include "PassManagers.h"
+#include "PhaseTimes.h"
 #include "SourceFacts.h"
 
 #include "roofcheck/Error.h"
@@ -37,6 +38,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
@@ -193,6 +195,15 @@ public:
       : clang::EmitLLVMOnlyAction(&context), collected_(collected), module_(module) {}
 
 protected:
+  // clang's code generation times itself under -ftime-report with the frontend timer that its own driver
+  // (cc1) makes and a tool invocation does not: without one, a user's -ftime-report would crash the tool.
+  bool BeginInvocation(clang::CompilerInstance &ci) override {
+    if (ci.getCodeGenOpts().TimePasses) {
+      ci.createFrontendTimer();
+      ci.getFrontendTimer().startTimer();
+    }
+    return clang::EmitLLVMOnlyAction::BeginInvocation(ci);
+  }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     // The collector reads the AST before code generation takes the translation unit over.
@@ -322,9 +333,15 @@ Attempt compileOnce(const std::vector<std::string> &commandLine, const std::stri
   clang::tooling::ToolInvocation invocation(line, std::make_unique<DeviceAction>(context, attempt.collected, module),
                                             files.get(), std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&diagnostics);
-  attempt.ok = invocation.run() && diagnostics.errors.empty() && module;
-  if (attempt.ok)
+  bool timed = reportsTimes(commandLine);
+  {
+    PhaseTimer timer("clang", "clang: parse, IR generation, freeing the AST", timed);
+    attempt.ok = invocation.run() && diagnostics.errors.empty() && module;
+  }
+  if (attempt.ok) {
+    PhaseTimer timer("simplification", "simplification pipeline (inlining, SROA, instcombine, loop forms)", timed);
     simplifyForCounting(*module);
+  }
   attempt.errors = std::move(diagnostics.errors);
   return attempt;
 }

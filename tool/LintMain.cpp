@@ -5,6 +5,7 @@
 #include "LintConfig.h"
 #include "LintOutput.h"
 #include "NvccArguments.h"
+#include "PhaseTimes.h"
 #include "Suppressions.h"
 #include "rules/RuleEngine.h"
 
@@ -341,6 +342,7 @@ FileResult lintFile(const std::string &file, const Options &options,
     result.skipped = "no compile command in " + *options.buildDir;
     return result;
   }
+  roofcheck::lint::PhaseReport timeReport(roofcheck::lint::reportsTimes(line));
   std::string arch;
   for (const std::string &a : line)
     if (a.rfind("--cuda-gpu-arch=", 0) == 0)
@@ -362,7 +364,11 @@ FileResult lintFile(const std::string &file, const Options &options,
     if (selected(k, options.kernels))
       chosen.push_back(k);
   device.kernels = chosen;
-  std::vector<roofcheck::lint::KernelEstimate> estimates = roofcheck::lint::countKernels(device);
+  std::vector<roofcheck::lint::KernelEstimate> estimates;
+  {
+    roofcheck::lint::PhaseTimer timer("counting", "counting FLOPs and bytes of each kernel", timeReport.enabled());
+    estimates = roofcheck::lint::countKernels(device);
+  }
   result.document = roofcheck::lint::buildStaticDocument(estimates, options.bindings, arch, &result.warnings);
   for (const std::string &unread : roofcheck::attachClaimComments(result.document))
     result.warnings.push_back("cannot read " + unread + ", where kernels are defined: their claim comments are "
@@ -371,6 +377,7 @@ FileResult lintFile(const std::string &file, const Options &options,
   std::optional<roofcheck::CeilingsDocument> ceilings;
   if (options.ceilingsPath || !config.ceilings.empty())
     ceilings = roofcheck::loadCeilingsFile(options.ceilingsPath ? *options.ceilingsPath : config.ceilings);
+  roofcheck::lint::PhaseTimer rulesTimer("rules", "rules, suppressions", timeReport.enabled());
   result.findings = roofcheck::lint::runRules(estimates, result.document, options.bindings, config,
                                               ceilings ? &*ceilings : nullptr);
   // Suppression comments count where the findings are: in the linted file and in the headers that hold
