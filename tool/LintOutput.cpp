@@ -42,8 +42,21 @@ public:
   Quantity intensity(const char *field, const std::optional<Expr> &flops, const std::optional<Expr> &bytes) {
     if (!flops || !bytes || bytes->simplified() == Expr::integer(0))
       return Quantity::unknown();
-    // The real 1.0 keeps '/' from being floor division.
-    return (*this)(field, Expr::real(1.0) * *flops / *bytes);
+    Quantity q = (*this)(field, Expr::ratio(*flops, *bytes));
+    // The factors cancelled leave a value where a launch moves no bytes (every thread fails the guard);
+    // such a launch has no intensity.
+    std::string why;
+    if (q.value && bytes->substituted(bindings_).symbols().empty()) {
+      std::optional<double> moved = Quantity::of(*bytes).evaluate(bindings_, &why);
+      if (!moved || *moved == 0) {
+        q.value.reset();
+        if (warnings_)
+          warnings_->push_back("kernel '" + source_.name + "': " + field + " = " + q.expr +
+                               " has no value for the given launch: " +
+                               (moved ? std::string("it moves no bytes") : "its bytes have none (" + why + ")"));
+      }
+    }
+    return q;
   }
 
 private:

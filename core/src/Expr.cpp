@@ -845,6 +845,42 @@ Expr Expr::simplified() const {
   }
 }
 
+Expr Expr::ratio(const Expr &numerator, const Expr &denominator) {
+  Expr quotient = Expr::real(1.0) * numerator / denominator; // the real 1.0 keeps '/' from flooring
+  try {
+    Normal a = toNormal(numerator), b = toNormal(denominator);
+    if (a.poly.terms.empty()) // no FLOP: 0 wherever bytes move
+      return Expr::integer(0);
+    if (b.poly.terms.empty())
+      return quotient.simplified();
+    // The atoms every monomial of both holds, as often as each holds them.
+    std::vector<std::string> common = a.poly.terms.begin()->first;
+    auto keepShared = [&common](const Normal &p) {
+      for (const auto &[m, c] : p.poly.terms) {
+        std::vector<std::string> shared;
+        std::set_intersection(common.begin(), common.end(), m.begin(), m.end(), std::back_inserter(shared));
+        common = std::move(shared);
+      }
+    };
+    keepShared(a);
+    keepShared(b);
+    auto without = [&common](const Normal &p) {
+      Normal out{{}, p.atoms};
+      for (const auto &[m, c] : p.poly.terms) {
+        std::vector<std::string> rest;
+        std::set_difference(m.begin(), m.end(), common.begin(), common.end(), std::back_inserter(rest));
+        out.poly.addTerm(rest, c);
+      }
+      return out;
+    };
+    return (Expr::real(1.0) * toExpr(without(a)) / toExpr(without(b))).simplified();
+  } catch (const OverflowError &) {
+    return quotient.simplified();
+  } catch (const Error &) {
+    return quotient; // a constant division by zero stays visible to evaluate()
+  }
+}
+
 Expr Expr::substituted(const Bindings &bindings) const {
   struct Substituter {
     const Bindings &bindings;

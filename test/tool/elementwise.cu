@@ -36,3 +36,6 @@ __global__ void vadd(const float *a, const float *b, float *c, int n) {
 // no value is printed.
 // SYMBOLIC: flops.total blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(n, blockDim.x * gridDim.x){{$}}
 // SYMBOLIC: bytes.read 8 * min(n, blockDim.x * gridDim.x){{$}}
+// The launch's size cancels from the FLOPs per byte: what is left is the y/z launch dimensions, whose
+// threads repeat the same elements' work.
+// SYMBOLIC: intensity.ideal 1.0 * blockDim.y * blockDim.z * gridDim.y * gridDim.z / 12{{$}}

@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --check-prefix=WARN --input-file %t.err
 // RUN: roofcheck-lint %s --kernel every_kth --grid 4 --block 256 --arg n=1000 --arg k=0 2> %t.stride.err > /dev/null
 // RUN: FileCheck %s --check-prefix=STRIDE --input-file %t.stride.err
+// RUN: roofcheck-lint %s --kernel every_kth --grid 4 --block 256 --arg n=0 --arg k=1 2> %t.empty.err > /dev/null
+// RUN: FileCheck %s --check-prefix=EMPTY --input-file %t.empty.err
 
 __global__ void count_in_registers(float x, int n) {
   float y = x;
@@ -21,7 +23,9 @@ __global__ void interior(const float *in, float *out, int n) {
     out[i] = in[i - 1] + in[i + 1];
 }
 
-// k = 0: the stride n / k has no value; the warning names the access.
+// k = 0: the stride n / k has no value; the warning names the access. n = 0: no thread passes the guard,
+// and the launch has no FLOP per byte, although the intensity's formula (0 FLOPs a byte, the launch's size
+// cancelled) has a value.
 __global__ void every_kth(const float *in, float *out, int n, int k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -40,3 +44,4 @@ __global__ void every_kth(const float *in, float *out, int n, int k) {
 // WARN: roofcheck-lint: warning: kernel 'interior': intensity.ideal = {{.*}} has no value for the given launch: division by zero
 // STRIDE: roofcheck-lint: warning: kernel 'every_kth': bytes.predicted = {{.*}} has no value for the given launch: division by zero: 1000 / 0
 // STRIDE: roofcheck-lint: warning: {{.*}}launch_without_value.cu:{{[0-9]+}}:{{[0-9]+}}: kernel 'every_kth': the stride of 'in' (4 * (n / k)) has no value for the given launch: division by zero: 1000 / 0
+// EMPTY: roofcheck-lint: warning: kernel 'every_kth': intensity.ideal = 0 has no value for the given launch: it moves no bytes

@@ -195,6 +195,33 @@ TEST(ExprSimplify, KeepsWhatItCannotFold) {
   EXPECT_EQ(Expr::parse("-9223372036854775807 - 1").simplified().str(), "-9223372036854775807 - 1");
 }
 
+TEST(ExprRatio, CancelsFactorsCommonToEveryTerm) {
+  // An elementwise kernel's FLOPs per byte do not depend on its size.
+  EXPECT_EQ(Expr::ratio(Expr::parse("min(n, blockDim.x * gridDim.x)"), Expr::parse("12 * min(n, blockDim.x * gridDim.x)"))
+                .str(),
+            Expr::real(1.0 / 12).str());
+  EXPECT_EQ(Expr::ratio(Expr::parse("n * n * 2"), Expr::parse("8 * n")).str(), "2.0 * n / 8");
+  EXPECT_EQ(Expr::ratio(Expr::parse("b * min(n, t)"), Expr::parse("12 * min(n, t)")).str(), "1.0 * b / 12");
+  EXPECT_EQ(Expr::ratio(Expr::parse("0"), Expr::parse("12 * min(n, t)")).str(), "0");
+  // A factor only some terms hold stays.
+  EXPECT_EQ(Expr::ratio(Expr::parse("2 * m * n * k"), Expr::parse("4 * m * k + 4 * k * n + 4 * m * n")).str(),
+            "2.0 * k * m * n / (4 * k * m + 4 * k * n + 4 * m * n)");
+  EXPECT_EQ(Expr::ratio(Expr::parse("3 * b * n"), Expr::parse("b * n + 2 * b * m")).str(), "3.0 * n / (2 * m + n)");
+  // Wherever the denominator is not zero, the value is the quotient's.
+  const std::pair<const char *, const char *> cases[] = {
+      {"3 * b * n", "b * n + 2 * b * m"}, {"n * n * 2", "8 * n"}, {"min(n, b) * m", "4 * min(n, b) * m * m"}};
+  for (const auto &[numerator, denominator] : cases)
+    for (int64_t n = 1; n <= 9; n += 4)
+      for (int64_t m = 1; m <= 3; ++m)
+        for (int64_t b = 1; b <= 5; b += 2) {
+          Bindings bindings{{"n", Number(n)}, {"m", Number(m)}, {"b", Number(b)}};
+          Expr quotient = Expr::real(1.0) * Expr::parse(numerator) / Expr::parse(denominator);
+          Expr reduced = Expr::ratio(Expr::parse(numerator), Expr::parse(denominator));
+          EXPECT_NEAR(quotient.evaluate(bindings).toDouble(), reduced.evaluate(bindings).toDouble(), 1e-12)
+              << numerator << " / " << denominator;
+        }
+}
+
 TEST(ExprSubstitute, BindsWhatItCanAndKeepsTheRest) {
   Expr e = Expr::parse("n * blockDim.x + m");
   EXPECT_EQ(e.substituted({{"blockDim.x", Number(int64_t{256})}}).str(), "m + 256 * n");

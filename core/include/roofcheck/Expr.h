@@ -92,6 +92,11 @@ public:
   /// Replaces bound symbols by their values and simplifies; unbound symbols stay.
   Expr substituted(const Bindings &bindings) const;
 
+  /// The real quotient of two counts, simplified, with the factors common to every term of both cancelled
+  /// (8 * min(n, t) bytes for min(n, t) FLOPs: 0.125): for a ratio that means something only where the
+  /// denominator is not zero, such as FLOPs per byte, where the cancelled factor is the launch's size.
+  static Expr ratio(const Expr &numerator, const Expr &denominator);
+
   /// Evaluates with 64-bit integers while exact and doubles otherwise. Throws UnboundSymbolsError
   /// naming every unbound symbol, and Error on integer overflow or division by zero.
   Number evaluate(const Bindings &bindings = {}) const;
