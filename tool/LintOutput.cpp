@@ -45,8 +45,8 @@ public:
     Quantity q = (*this)(field, Expr::ratio(*flops, *bytes));
     // The factors cancelled leave a value where a launch moves no bytes (every thread fails the guard);
     // such a launch has no intensity.
-    std::string why;
     if (q.value && bytes->substituted(bindings_).symbols().empty()) {
+      std::string why;
       std::optional<double> moved = Quantity::of(*bytes).evaluate(bindings_, &why);
       if (!moved || *moved == 0) {
         q.value.reset();
