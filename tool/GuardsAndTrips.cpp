@@ -7,6 +7,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
 
 namespace roofcheck::lint::counting {
 
@@ -514,6 +515,39 @@ bool KernelAnalysis::skipsLastTrip(const llvm::BasicBlock *block, const llvm::Lo
   return false;
 }
 
+std::vector<const llvm::ICmpInst *> KernelAnalysis::exitComparisons(const llvm::BranchInst *branch,
+                                                                   const llvm::Loop *loop) {
+  if (auto *cmp = dyn_cast<llvm::ICmpInst>(branch->getCondition()))
+    return {cmp};
+  const llvm::Value *a = nullptr, *b = nullptr;
+  namespace match = llvm::PatternMatch;
+  if (!loop->contains(branch->getSuccessor(0)) ||
+      !match::match(branch->getCondition(), match::m_LogicalAnd(match::m_Value(a), match::m_Value(b))))
+    return {};
+  // How far a comparison is from failing: positive exactly where it holds (rhs - lhs for <, lhs - rhs for >).
+  auto slack = [&](const llvm::Value *v) -> const llvm::SCEV * {
+    auto *cmp = dyn_cast<llvm::ICmpInst>(v);
+    if (!cmp || !se_.isSCEVable(cmp->getOperand(0)->getType()))
+      return nullptr;
+    const llvm::SCEV *lhs = se_.getSCEV(cmp->getOperand(0)), *rhs = se_.getSCEV(cmp->getOperand(1));
+    switch (cmp->getPredicate()) {
+    case llvm::CmpInst::ICMP_ULT:
+    case llvm::CmpInst::ICMP_SLT:
+      return se_.getMinusSCEV(rhs, lhs);
+    case llvm::CmpInst::ICMP_UGT:
+    case llvm::CmpInst::ICMP_SGT:
+      return se_.getMinusSCEV(lhs, rhs);
+    default:
+      return nullptr;
+    }
+  };
+  const llvm::SCEV *first = slack(a), *second = slack(b);
+  // Compared as polynomials: ScalarEvolution does not multiply out (x + s) * b against x * b + s * b.
+  if (!first || !second || first->getType() != second->getType() || !(toPoly(first) == toPoly(second)))
+    return {};
+  return {cast<llvm::ICmpInst>(a), cast<llvm::ICmpInst>(b)};
+}
+
 const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   auto cached = loops_.find(loop);
   if (cached != loops_.end())
@@ -607,8 +641,10 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   // the axis they visit every value of [base, bound) exactly once.
   llvm::BasicBlock *exiting = loop->getExitingBlock();
   auto *branch = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
-  auto *cmp = branch && branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
-  if (cmp && se_.isSCEVable(cmp->getOperand(0)->getType())) {
+  for (const llvm::ICmpInst *cmp : branch && branch->isConditional() ? exitComparisons(branch, loop)
+                                                                      : std::vector<const llvm::ICmpInst *>{}) {
+    if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+      continue;
     for (int side = 0; side < 2 && model.kind == LoopModel::Unknown; ++side) {
       // `col < ncols` with an int column and an int64_t bound compares sext(col): look through the extension
       // (indices do not overflow in a valid launch, as everywhere else).

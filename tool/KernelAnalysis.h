@@ -440,6 +440,11 @@ private:
     return toExpr(skipsLastTrip(block, loop) ? trips - Poly::constant(1) : trips);
   }
   const LoopModel &loopModel(const llvm::Loop *loop);
+  /// The comparisons that decide whether a loop goes on: its latch's own, or both halves of `a && b` when
+  /// they are one inequality written twice (ggml's overflow guard, `if (n - i <= stride) break;` beside
+  /// `i < n`, becomes `n - i > stride && i + stride < n`): they agree wherever the index arithmetic does not
+  /// wrap, as the counting assumes everywhere.
+  std::vector<const llvm::ICmpInst *> exitComparisons(const llvm::BranchInst *branch, const llvm::Loop *loop);
   /// How many values a Cover loop visits over all threads of its axis.
   Expr coverSpan(const LoopModel &walk) const {
     Expr span = toExpr(walk.bound - walk.base);

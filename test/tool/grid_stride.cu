@@ -16,3 +16,20 @@ __global__ void scale_shift(const float *in, float *out, float s, int n) {
 // CHECK: bytes.write 4 * n = 40000{{$}}
 // CHECK: bytes.predicted 8 * n = 80000{{$}}
 // SYMBOLIC: flops.fp32 2 * blockDim.y * blockDim.z * gridDim.y * gridDim.z * n{{$}}
+
+// The same loop with an extra exit that stops a thread before `i += stride` could wrap past UINT_MAX (ggml's
+// binary ops): it leaves exactly where `i < n` would leave next, so the count is the plain loop's.
+__global__ void scale_no_wrap(const float *in, float *out, float s, unsigned n) {
+  const unsigned stride = blockDim.x * gridDim.x;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    out[i] = s * in[i] + 1.0f;
+    if (n - i <= stride)
+      break;
+  }
+}
+
+// CHECK-LABEL: kernel scale_no_wrap
+// CHECK: flops.total {{.*}} = 20000{{$}}
+// CHECK: bytes.read 4 * n = 40000{{$}}
+// CHECK: bytes.write 4 * n = 40000{{$}}
+// CHECK-NOT: unknown:
