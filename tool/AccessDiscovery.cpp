@@ -83,7 +83,7 @@ const llvm::SCEV *KernelAnalysis::byteOffset(const llvm::Value *pointer) {
   return se_.getAddExpr(se_.getNoopOrSignExtend(offset, wide), se_.getNoopOrSignExtend(inner, wide));
 }
 
-std::optional<std::string> KernelAnalysis::parameterField(const llvm::LoadInst *load) const {
+std::optional<std::pair<unsigned, int64_t>> KernelAnalysis::parameterPlace(const llvm::LoadInst *load) const {
   if (!readsParameter(load))
     return std::nullopt;
   const llvm::Value *address = load->getPointerOperand();
@@ -92,7 +92,27 @@ std::optional<std::string> KernelAnalysis::parameterField(const llvm::LoadInst *
   auto *arg = dyn_cast<llvm::Argument>(object);
   if (!arg)
     return std::nullopt;
-  return paramName(arg->getArgNo()) + "+" + std::to_string(offset.getSExtValue());
+  return std::make_pair(arg->getArgNo(), offset.getSExtValue());
+}
+
+const ParamField *KernelAnalysis::loadedField(const llvm::LoadInst *load) const {
+  std::optional<std::pair<unsigned, int64_t>> place = parameterPlace(load);
+  if (!place || place->first >= source_.params.size())
+    return nullptr;
+  auto size = static_cast<int64_t>(dl_.getTypeStoreSize(load->getType()).getFixedValue());
+  for (const ParamField &field : source_.params[place->first].fields)
+    if (field.offset == place->second && field.size == size)
+      return &field;
+  return nullptr;
+}
+
+std::optional<std::string> KernelAnalysis::parameterField(const llvm::LoadInst *load) const {
+  if (const ParamField *field = loadedField(load))
+    return field->name;
+  std::optional<std::pair<unsigned, int64_t>> place = parameterPlace(load);
+  if (!place)
+    return std::nullopt;
+  return paramName(place->first) + "+" + std::to_string(place->second);
 }
 
 bool KernelAnalysis::onChip(const llvm::Value *pointer) {

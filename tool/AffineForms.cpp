@@ -252,6 +252,61 @@ std::optional<Poly> KernelAnalysis::divided(const Poly &numerator, const Poly &d
   return std::nullopt;
 }
 
+std::optional<Poly> KernelAnalysis::magicQuotient(const llvm::BinaryOperator *shift) {
+  if (shift->getOpcode() != llvm::Instruction::LShr)
+    return std::nullopt;
+  auto member = [&](const llvm::Value *v) -> const ParamField * {
+    auto *load = dyn_cast<llvm::LoadInst>(v);
+    return load && load->getType()->isIntegerTy() ? loadedField(load) : nullptr;
+  };
+  auto *sum = dyn_cast<llvm::BinaryOperator>(shift->getOperand(0));
+  const ParamField *shiftBy = member(shift->getOperand(1));
+  if (!sum || sum->getOpcode() != llvm::Instruction::Add || !shiftBy)
+    return std::nullopt;
+  for (unsigned high : {0u, 1u}) {
+    auto *call = dyn_cast<llvm::CallInst>(sum->getOperand(high));
+    const llvm::Value *dividend = sum->getOperand(1 - high);
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    // __umulhi: libdevice's function, which the tool leaves a declaration, or the intrinsic it becomes.
+    if (!callee || (callee->getName() != "__nv_umulhi" && callee->getName() != "llvm.nvvm.mulhi.ui"))
+      continue;
+    const llvm::Value *other = call->getArgOperand(0) == dividend   ? call->getArgOperand(1)
+                               : call->getArgOperand(1) == dividend ? call->getArgOperand(0)
+                                                                    : nullptr;
+    const ParamField *multiplier = other ? member(other) : nullptr;
+    auto parent = [](const ParamField &f) { return f.name.substr(0, f.name.rfind('.')); };
+    if (!multiplier || multiplier == shiftBy || parent(*multiplier) != parent(*shiftBy))
+      continue;
+    // The divisor is the struct's remaining integer member of the multiplier's width; with none or several,
+    // which one the pair divides by is not in the code.
+    auto place = parameterPlace(cast<llvm::LoadInst>(other));
+    const ParamField *divisor = nullptr;
+    int candidates = 0;
+    for (const ParamField &f : source_.params[place->first].fields)
+      if (&f != multiplier && &f != shiftBy && parent(f) == parent(*multiplier) && f.size == multiplier->size &&
+          f.type.find('*') == std::string::npos) {
+        divisor = &f;
+        ++candidates;
+      }
+    if (candidates != 1)
+      return std::nullopt;
+    Atom atom = makeAtom(AtomKind::Param, -1, nullptr, Expr::symbol(divisor->name));
+    Poly den = Poly::atom(intern("param:" + divisor->name, atom));
+    std::optional<Poly> q = divided(toPoly(se_.getSCEV(const_cast<llvm::Value *>(dividend))), den);
+    if (!q)
+      return std::nullopt;
+    MagicDivision division{multiplier->name, shiftBy->name, divisor->name, "", 0, 0};
+    division.file = locationOf(shift, &division.line, &division.column, source_.file);
+    bool seen = false;
+    for (const MagicDivision &d : divisions_)
+      seen = seen || (d.multiplier == division.multiplier && d.shift == division.shift && d.divisor == division.divisor);
+    if (!seen)
+      divisions_.push_back(division);
+    return q;
+  }
+  return std::nullopt;
+}
+
 std::optional<Poly> KernelAnalysis::atLeastOneQuotient(const llvm::SelectInst *select) {
   for (bool floorWhenTrue : {true, false}) {
     auto *floor = dyn_cast<llvm::ConstantInt>(floorWhenTrue ? select->getTrueValue() : select->getFalseValue());
@@ -360,6 +415,9 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
       if (std::optional<Poly> q = divided(toPoly(se_.getSCEV(bin->getOperand(0))), *den))
         return *q;
   }
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(value))
+    if (std::optional<Poly> q = magicQuotient(bin))
+      return *q;
   // An or of operands with no bit in common is their sum (row | i, a row a multiple of 4 and i < 4).
   if (auto *bin = dyn_cast<llvm::BinaryOperator>(value); bin && bin->getOpcode() == llvm::Instruction::Or) {
     const llvm::SCEV *a = se_.getSCEV(bin->getOperand(0)), *b = se_.getSCEV(bin->getOperand(1));
@@ -395,8 +453,14 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
     if (agree && same)
       return *same;
   }
-  if (auto *load = dyn_cast<llvm::LoadInst>(value); load && readsParameter(load))
+  if (auto *load = dyn_cast<llvm::LoadInst>(value); load && readsParameter(load)) {
+    const ParamField *field = loadedField(load);
+    if (field && load->getType()->isIntegerTy()) {
+      Atom atom = makeAtom(AtomKind::Param, -1, nullptr, Expr::symbol(field->name));
+      return Poly::atom(intern("param:" + field->name, atom));
+    }
     return unknownAtom("a field of a struct parameter, which the expressions cannot name", value);
+  }
   if (auto *load = dyn_cast<llvm::LoadInst>(value); (load && readsData(load)) || isa<llvm::AtomicRMWInst>(value))
     return unknownAtom("indirect index (depends on a value loaded from memory)", value, UnknownCause::IndirectAccess);
   if (isa<llvm::CallInst>(value))

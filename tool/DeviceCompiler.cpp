@@ -1,6 +1,8 @@
 #include "DeviceCompiler.h"
+
 #include "CudaCompat.h"
 #include "IncludeScanner.h"
+#include "ParamFields.h"
 #include "PassManagers.h"
 #include "PhaseTimes.h"
 #include "SourceFacts.h"
@@ -174,6 +176,7 @@ public:
       p.name = param->getNameAsString();
       p.type = param->getType().getAsString(policy);
       p.size = param->getType()->isIncompleteType() ? 0 : context_->getTypeSizeInChars(param->getType()).getQuantity();
+      p.fields = scalarFields(*context_, *param);
       kernel.params.push_back(p);
     }
     if (!kernel.library)

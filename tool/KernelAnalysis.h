@@ -342,6 +342,10 @@ private:
   /// numerator / den as the source divides it (a division or a right shift): a formula of sizes, a
   /// quotient of a thread index, or a scaled block offset.
   std::optional<Poly> divided(const Poly &numerator, const Poly &den);
+  /// `(umulhi(n, m) + n) >> s` with m and s members of one by-value struct (ggml's fastdiv, PyTorch's
+  /// IntDivider): n / d, d the struct's one other member as wide as m, and the division recorded for the join
+  /// to check at each launch. nullopt for any other shift.
+  std::optional<Poly> magicQuotient(const llvm::BinaryOperator *shift);
   /// The value of narrow arithmetic over truncated operands (16 * trunc(y) + trunc(x)) at full width, before
   /// it wraps; nullopt for anything else.
   std::optional<Poly> untruncated(const llvm::SCEV *narrow);
@@ -475,9 +479,14 @@ private:
   /// Whether a pointer addresses on-chip memory (shared, constant, local, a by-value parameter).
   static bool onChip(const llvm::Value *pointer);
   /// The name of a pointer loaded from a fixed place in a struct passed by value (a lambda's captures, a
-  /// functor's members, CUTLASS's Params): the parameter and the field's byte offset, "f+8". Fields are
-  /// distinct arrays, as distinct pointer parameters are. nullopt when the load is not such a field.
+  /// functor's members, CUTLASS's Params): the member's (`op.x`), else the parameter and the byte offset
+  /// ("f+8"). Fields are distinct arrays, as distinct pointer parameters are. nullopt when the load is not such
+  /// a field.
   std::optional<std::string> parameterField(const llvm::LoadInst *load) const;
+  /// The parameter and byte offset a load from a by-value parameter reads; nullopt for other loads.
+  std::optional<std::pair<unsigned, int64_t>> parameterPlace(const llvm::LoadInst *load) const;
+  /// The named member of a by-value parameter that a load reads whole; null when it reads none.
+  const ParamField *loadedField(const llvm::LoadInst *load) const;
   /// A parameter's name in the source; argN for one without a name.
   std::string paramName(unsigned index) const {
     return index < source_.params.size() && !source_.params[index].name.empty() ? source_.params[index].name
@@ -552,6 +561,7 @@ private:
   std::map<const llvm::PHINode *, int64_t> halvingScale_;
   std::set<const llvm::PHINode *> visitingPhis_;
   std::vector<Unknown> unknowns_;
+  std::vector<MagicDivision> divisions_;
 };
 
 } // namespace roofcheck::lint::counting

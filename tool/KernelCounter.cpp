@@ -300,6 +300,7 @@ KernelEstimate KernelAnalysis::run() {
     estimate.total = (*buckets[Fp64] + *buckets[Fp32] + *buckets[Fp16] + *buckets[Bf16] + *buckets[Tensor]).simplified();
   countMemory(estimate);
   estimate.unknowns = unknowns_;
+  estimate.divisions = divisions_;
   return estimate;
 }
 

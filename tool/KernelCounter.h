@@ -57,6 +57,8 @@ struct KernelEstimate {
   std::optional<Expr> read, write, predictedRead, predictedWrite;
   std::vector<CountedAccess> accesses;
   std::vector<Unknown> unknowns;
+  /// Divisions by multiplying high and shifting that the formulas write as divisions by a member.
+  std::vector<MagicDivision> divisions;
   /// Whether any double-precision operation survived the optimiser (arithmetic or a special function such
   /// as pow on doubles): a promotion in the source that left none was folded back to single precision.
   bool doubleArithmetic = false;

@@ -4,6 +4,7 @@
 #include "roofcheck/Version.h"
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace roofcheck::lint {
@@ -80,6 +81,30 @@ void line(std::ostringstream &out, const char *label, const Quantity &q) {
   out << "\n";
 }
 
+std::vector<Quantity *> quantitiesOf(StaticKernel &k) {
+  std::vector<Quantity *> all = {&k.flops.total, &k.flops.fp64,  &k.flops.fp32,      &k.flops.fp16,
+                                 &k.flops.bf16,  &k.flops.tensor, &k.flops.special,  &k.bytes.read,
+                                 &k.bytes.write, &k.bytes.ideal,  &k.bytes.predicted, &k.intensity.ideal,
+                                 &k.intensity.predicted};
+  for (auto &[operation, q] : k.flops.specialByOperation)
+    all.push_back(&q);
+  return all;
+}
+
+/// Keeps, of each parameter's members, those the kernel's formulas and divisions name: what the join must
+/// bind.
+void keepNamedFields(StaticKernel &k) {
+  std::set<std::string> named;
+  for (const Quantity *q : quantitiesOf(k))
+    if (q->known())
+      for (const std::string &symbol : Expr::parse(q->expr).symbols())
+        named.insert(symbol);
+  for (const MagicDivision &d : k.divisions)
+    named.insert({d.multiplier, d.shift, d.divisor});
+  for (KernelParam &p : k.params)
+    std::erase_if(p.fields, [&](const ParamField &f) { return !named.count(f.name); });
+}
+
 } // namespace
 
 StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates, const Bindings &bindings,
@@ -134,6 +159,17 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
         k.accesses.push_back(a);
     }
     k.library = e.source.library;
+    k.divisions = e.divisions;
+    // Values bound to a multiplier and shift that do not divide by the divisor make every formula that
+    // writes their quotient as a division wrong: no value then.
+    if (std::optional<std::string> failed = failedDivision(k.divisions, bindings)) {
+      for (Quantity *q : quantitiesOf(k))
+        q->value.reset();
+      if (warnings)
+        warnings->push_back(k.file + ":" + std::to_string(k.line) + ": kernel '" + k.name + "': " + *failed +
+                            ", so its counts have no value for the given launch");
+    }
+    keepNamedFields(k);
     doc.kernels.push_back(std::move(k));
   }
   return doc;
@@ -168,6 +204,9 @@ std::string renderText(const StaticDocument &document, bool withLibraryKernels) 
       }
       out << "\n";
     }
+    for (const MagicDivision &d : k.divisions)
+      out << "  " << d.file << ":" << d.line << ":" << d.column << ": assumes: (umulhi(n, " << d.multiplier
+          << ") + n) >> " << d.shift << " is n / " << d.divisor << "\n";
     for (const Unknown &u : k.unknowns)
       out << "  " << u.file << ":" << u.line << ":" << u.column << ": unknown: " << u.reason << "\n";
   }

@@ -214,12 +214,46 @@ std::optional<double> Quantity::evaluate(const Bindings &bindings, std::string *
 
 // ----------------------------------------------------------------------------------- static/1
 
+bool dividesBy(int64_t multiplier, int64_t shift, int64_t divisor) {
+  constexpr int64_t Max32 = (int64_t{1} << 32) - 1;
+  if (multiplier < 0 || multiplier > Max32 || shift < 0 || shift > 32 || divisor < 1 || divisor > Max32)
+    return false;
+  // n * M / 2^k rounds down to n / d for every n < 2^32 when the error e = M * d - 2^k is in [0, 2^(k - 32)]: the
+  // fraction n * e / (d * 2^k) it adds to (n mod d) / d stays below 1 / d (Granlund and Montgomery's bound).
+  using Wide = unsigned __int128;
+  Wide product = ((Wide{1} << 32) + static_cast<Wide>(multiplier)) * static_cast<Wide>(divisor);
+  Wide power = Wide{1} << (32 + shift);
+  return product >= power && product - power <= (Wide{1} << shift);
+}
+
+std::optional<std::string> failedDivision(const std::vector<MagicDivision> &divisions, const Bindings &bindings) {
+  for (const MagicDivision &d : divisions) {
+    auto multiplier = bindings.find(d.multiplier), shift = bindings.find(d.shift), divisor = bindings.find(d.divisor);
+    if (multiplier == bindings.end() || shift == bindings.end() || divisor == bindings.end())
+      continue;
+    auto integral = [](const Number &n) { return n.isInteger(); };
+    if (integral(multiplier->second) && integral(shift->second) && integral(divisor->second) &&
+        dividesBy(multiplier->second.integer(), shift->second.integer(), divisor->second.integer()))
+      continue;
+    return d.multiplier + " = " + multiplier->second.str() + " and " + d.shift + " = " + shift->second.str() +
+           " do not divide by " + d.divisor + " = " + divisor->second.str();
+  }
+  return std::nullopt;
+}
+
 Json toJson(const StaticDocument &doc) {
   Json kernels = Json::array();
   for (const StaticKernel &k : doc.kernels) {
     Json params = Json::array();
-    for (const KernelParam &p : k.params)
+    for (const KernelParam &p : k.params) {
       params.push_back({{"index", p.index}, {"name", p.name}, {"type", p.type}, {"size", p.size}});
+      if (p.fields.empty())
+        continue;
+      Json fields = Json::array();
+      for (const ParamField &f : p.fields)
+        fields.push_back({{"name", f.name}, {"type", f.type}, {"offset", f.offset}, {"size", f.size}});
+      params.back()["fields"] = fields;
+    }
     Json accesses = Json::array();
     for (const GlobalAccess &a : k.accesses)
       accesses.push_back({{"pointer", a.pointer},
@@ -263,6 +297,17 @@ Json toJson(const StaticDocument &doc) {
                        {"accesses", accesses},
                        {"unknowns", unknowns},
                        {"claims", claims}});
+    if (!k.divisions.empty()) {
+      Json divisions = Json::array();
+      for (const MagicDivision &d : k.divisions)
+        divisions.push_back({{"multiplier", d.multiplier},
+                             {"shift", d.shift},
+                             {"divisor", d.divisor},
+                             {"file", d.file},
+                             {"line", d.line},
+                             {"column", d.column}});
+      kernels.back()["divisions"] = divisions;
+    }
     if (k.library)
       kernels.back()["library"] = true;
   }
@@ -295,8 +340,12 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
     k.mangled = kr.string("mangled");
     k.file = kr.string("file");
     k.line = intField(kr, "line");
-    for (const FieldReader &pr : kr.array("params"))
-      k.params.push_back({intField(pr, "index"), pr.string("name"), pr.string("type"), nonNegativeInteger(pr, "size")});
+    for (const FieldReader &pr : kr.array("params")) {
+      k.params.push_back({intField(pr, "index"), pr.string("name"), pr.string("type"), nonNegativeInteger(pr, "size"), {}});
+      for (const FieldReader &fr : pr.optionalArray("fields"))
+        k.params.back().fields.push_back(
+            {fr.string("name"), fr.string("type"), nonNegativeInteger(fr, "offset"), nonNegativeInteger(fr, "size")});
+    }
     FieldReader fr = kr.object("flops");
     k.flops = {quantityFrom(fr, "total"), quantityFrom(fr, "fp64"), quantityFrom(fr, "fp32"), quantityFrom(fr, "fp16"),
                quantityFrom(fr, "bf16"),  quantityFrom(fr, "tensor"), quantityFrom(fr, "special"), {}};
@@ -339,6 +388,9 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
     }
     for (const FieldReader &cr : kr.optionalArray("claims"))
       k.claims.push_back({cr.string("text"), cr.string("file"), intField(cr, "line"), intField(cr, "column")});
+    for (const FieldReader &dr : kr.optionalArray("divisions"))
+      k.divisions.push_back({dr.string("multiplier"), dr.string("shift"), dr.string("divisor"), dr.string("file"),
+                             intField(dr, "line"), intField(dr, "column")});
     k.library = optionalBoolean(kr, "library").value_or(false);
     doc.kernels.push_back(std::move(k));
   }

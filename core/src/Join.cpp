@@ -233,6 +233,20 @@ void LaunchJoin::add(const MeasuredFile &file, const std::string &path) {
     warnings_.push_back(path + ": no kernel launches recorded");
 }
 
+void LaunchJoin::bindMembers(const KernelParam &p, const KernelArgument &a, Signature &sig) {
+  for (const ParamField &f : p.fields) {
+    // The argument's bytes in memory order, two hex digits a byte.
+    auto digits = static_cast<size_t>(2 * (f.offset + f.size));
+    if (a.hex.size() < digits)
+      continue;
+    if (std::optional<Number> value =
+            decodeArgument(f.type, a.hex.substr(static_cast<size_t>(2 * f.offset), static_cast<size_t>(2 * f.size)))) {
+      sig.bindings[f.name] = *value;
+      sig.args.emplace_back(f.name, value->str());
+    }
+  }
+}
+
 Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const std::string &path) {
   Signature sig;
   sig.grid = l.grid;
@@ -242,7 +256,10 @@ Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const
     return sig;
   for (const KernelParam &p : k.kernel->params) {
     auto a = std::find_if(l.args.begin(), l.args.end(), [&](const KernelArgument &x) { return x.index == p.index; });
-    if (a == l.args.end() || scalarKind(p.type) == ScalarKind::NotScalar)
+    if (a == l.args.end())
+      continue;
+    bindMembers(p, *a, sig);
+    if (scalarKind(p.type) == ScalarKind::NotScalar)
       continue;
     std::optional<Number> value;
     try {
@@ -261,7 +278,14 @@ Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const
     sig.args.emplace_back(p.name, value->str());
   }
   std::string why;
-  sig.values = evaluate(*k.kernel, sig.bindings, &why);
+  if (std::optional<std::string> failed = failedDivision(k.kernel->divisions, sig.bindings)) {
+    // The formulas divide where the kernel multiplies high and shifts: with values that do not divide
+    // alike, no count of theirs holds.
+    why = *failed;
+    sig.values = Values{};
+  } else {
+    sig.values = evaluate(*k.kernel, sig.bindings, &why);
+  }
   if (!why.empty())
     notEvaluated_.push_back(k.name + " at launch " + std::to_string(l.index) + " (" + dimText(l.grid) + " " +
                             dimText(l.block) + "): " + why);
@@ -314,7 +338,7 @@ void LaunchJoin::take(const Launch &l, const MeasuredHeader &header, const std::
   std::string sigKey = dimText(l.grid) + dimText(l.block);
   if (k.kernel)
     for (const KernelParam &p : k.kernel->params)
-      if (scalarKind(p.type) != ScalarKind::NotScalar)
+      if (scalarKind(p.type) != ScalarKind::NotScalar || !p.fields.empty())
         for (const KernelArgument &a : l.args)
           if (a.index == p.index)
             sigKey += " " + std::to_string(p.index) + "=" + a.hex;

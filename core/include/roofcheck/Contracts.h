@@ -51,12 +51,40 @@ std::string dimText(const Dim3 &d); ///< "(128,1,1)"
 
 // ----------------------------------------------------------------------------------- static/1
 
+/// A scalar member of a parameter passed by value (a struct's field, a lambda's capture), named as the
+/// kernel reads it: `shape.rows`. Its bytes are those of the argument at `offset`.
+struct ParamField {
+  std::string name;
+  std::string type;   ///< without typedefs: "unsigned int"
+  int64_t offset = 0; ///< bytes from the start of the parameter
+  int64_t size = 0;   ///< bytes
+};
+
 struct KernelParam {
   int index = 0;
   std::string name;
   std::string type;
   int64_t size = 0; ///< bytes
+  /// The members the kernel's formulas name (optional in the document: absent means none).
+  std::vector<ParamField> fields;
 };
+
+/// A division the kernel does by multiplying high and shifting, `(umulhi(n, multiplier) + n) >> shift` (ggml's
+/// fastdiv, PyTorch's IntDivider): the formulas write it `n / divisor`, which holds where the two divide by
+/// the divisor for every 32-bit n, (2^32 + multiplier) * divisor - 2^(32 + shift) in [0, 2^shift].
+struct MagicDivision {
+  std::string multiplier, shift, divisor; ///< symbols
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+/// Whether multiplier and shift divide every 32-bit dividend by divisor (the condition above).
+bool dividesBy(int64_t multiplier, int64_t shift, int64_t divisor);
+
+/// The first of `divisions` whose three symbols `bindings` binds to values that do not divide as the formulas
+/// assume, said in one phrase ("m.mul = 7 and m.shift = 2 do not divide by m.div = 3"); nullopt when none.
+std::optional<std::string> failedDivision(const std::vector<MagicDivision> &divisions, const Bindings &bindings);
 
 struct FlopCounts {
   Quantity total, fp64, fp32, fp16, bf16, tensor, special;
@@ -121,6 +149,7 @@ struct StaticKernel {
   std::vector<GlobalAccess> accesses;
   std::vector<Unknown> unknowns;
   std::vector<ClaimSource> claims; ///< optional in the document: absent means none
+  std::vector<MagicDivision> divisions; ///< optional in the document: absent means none
   /// Defined in a system header (CUB, Thrust, the toolkit's own): estimated so that its launches join, and
   /// never the subject of a lint finding. Optional in the document: absent means false.
   bool library = false;
