@@ -72,11 +72,13 @@ const llvm::SCEV *KernelAnalysis::byteOffset(const llvm::Value *pointer) {
   const llvm::SCEV *address = se_.getSCEV(const_cast<llvm::Value *>(pointer));
   const llvm::SCEV *base = se_.getPointerBase(address);
   const llvm::SCEV *offset = se_.getMinusSCEV(address, base);
+  // Through an address space cast (__ldg) and through the choice of a row of an optional input or null.
   auto *unknown = dyn_cast<llvm::SCEVUnknown>(base);
   auto *cast = unknown ? dyn_cast<llvm::AddrSpaceCastOperator>(unknown->getValue()) : nullptr;
-  if (!cast || isa<llvm::SCEVCouldNotCompute>(offset))
+  const llvm::Value *inside = cast ? cast->getPointerOperand() : unknown ? nonNullChoice(unknown->getValue()) : nullptr;
+  if (!inside || isa<llvm::SCEVCouldNotCompute>(offset))
     return offset;
-  const llvm::SCEV *inner = byteOffset(cast->getPointerOperand());
+  const llvm::SCEV *inner = byteOffset(inside);
   if (isa<llvm::SCEVCouldNotCompute>(inner))
     return inner;
   llvm::Type *wide = se_.getWiderType(offset->getType(), inner->getType());

@@ -793,6 +793,7 @@ std::optional<KernelAnalysis::FlatDigit> KernelAnalysis::flatDigit(const Linear 
     std::optional<Poly> radix = divideByTerm(terms[1].first, terms[0].first);
     if (!radix || !(terms[1].second == (terms[0].second * *radix).scaled(-1)))
       return std::nullopt;
+    digit.above = terms[1].first;
   }
   digit.below = terms[0].first;
   digit.coeff = terms[0].second;

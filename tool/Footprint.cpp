@@ -300,7 +300,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         }
         if (onChip(access.address))
           continue;
-        const llvm::Value *base = llvm::getUnderlyingObject(access.address, 0);
+        const llvm::Value *base = pointedObject(access.address);
         std::string pointer;
         auto *loaded = dyn_cast<llvm::LoadInst>(base);
         std::optional<std::string> field = loaded ? parameterField(loaded) : std::nullopt;
@@ -470,9 +470,11 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               lin.axes.erase(axis);
             }
           }
-          // A guard on a digit the address does not take apart (out[idx] under if (idx % n > 0)).
+          // A guard on a digit the address does not take apart (out[idx] under if (idx % n > 0)); one on an
+          // index the address does not move with at all leaves its footprint as it is.
           if (known && digitGuards && std::any_of(digitGuards->begin(), digitGuards->end(), [&](const Constraint &c) {
-                return !digitsTakenApart.count(c.axis) && !wholeGroupsKeepFootprint(c, address);
+                return !digitsTakenApart.count(c.axis) && movesWith(address, c.axis) &&
+                       !wholeGroupsKeepFootprint(c, address);
               })) {
             known = false;
             reason = "guard on a digit of a flat index (i % n, i / n) that the address does not follow";

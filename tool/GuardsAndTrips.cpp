@@ -56,8 +56,20 @@ std::optional<Constraint> KernelAnalysis::quotientBound(const Linear &lhs, const
   return bound;
 }
 
+bool KernelAnalysis::remainderBelowModulus(const llvm::ICmpInst *cmp, bool truth) {
+  llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()) ||
+      (pred != llvm::CmpInst::ICMP_ULT && pred != llvm::CmpInst::ICMP_SLT))
+    return false;
+  Linear lhs = decompose(toPoly(se_.getSCEV(cmp->getOperand(0))));
+  Poly bound = toPoly(se_.getSCEV(cmp->getOperand(1)));
+  std::optional<FlatDigit> digit = lhs.known && lhs.invariant.isZero() ? flatDigit(lhs) : std::nullopt;
+  return digit && !digit->whole && digit->below == Poly::constant(1) && digit->coeff == Poly::constant(1) &&
+         digit->above && *digit->above == bound;
+}
+
 void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out) {
-  if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
+  if (!se_.isSCEVable(cmp->getOperand(0)->getType()) || remainderBelowModulus(cmp, truth))
     return;
   llvm::CmpInst::Predicate pred = truth ? cmp->getPredicate() : cmp->getInversePredicate();
   if (std::optional<Constraint> doubling = doublingGuard(cmp, pred)) {
@@ -151,17 +163,21 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
   default:
     return;
   }
-  // q = idx / g < u is idx < g * u: a bound on the index itself, which counts its threads.
+  // q = idx / g < u is idx < g * u: a bound on the index itself, which counts its threads. g may be a size
+  // (ggml's i2 = z / ne3.z < ne2).
   std::optional<int64_t> group = digit && digit->whole ? digit->below.asConstant() : std::nullopt;
-  if (group && *group > 0) {
+  if (digit && digit->whole && ((group && *group > 0) || (!group && invariant(digit->below)))) {
     Constraint index;
     index.axis = c.axis;
     index.width = c.width;
     if (c.lower)
-      index.lower = c.lower->scaled(*group);
+      index.lower = *c.lower * digit->below;
     if (c.upper)
-      index.upper = c.upper->scaled(*group);
-    index.wholeGroups = *group;
+      index.upper = *c.upper * digit->below;
+    index.wholeGroups = group.value_or(0);
+    // By a size, the bound counts the threads and leaves the footprint to the digit, which the footprint
+    // follows through the address's own digits (a stencil's neighbours).
+    index.countOnly = !group;
     out.push_back(index);
     c.boundsIndexToo = true;
   }
@@ -170,9 +186,9 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
 
 namespace {
 
-/// `if (p)` or `if (p != nullptr)` on a pointer parameter, on the side where it holds: an optional input or
-/// output (a bias, the mean a normalisation may also write). The counts are those of a launch that passes it;
-/// the other side, work done only without it, stays a test of a parameter.
+/// `if (p)` or `if (p != nullptr)` on a pointer parameter (or a row of it, `p + offset`), on the side where it
+/// holds: an optional input or output (a bias, the mean a normalisation may also write). The counts are those
+/// of a launch that passes it; the other side, work done only without it, stays a test of a parameter.
 bool testsPointerGiven(const llvm::Value *cond, bool truth) {
   const auto *cmp = dyn_cast<llvm::ICmpInst>(cond);
   if (!cmp || !cmp->isEquality() || (cmp->getPredicate() == llvm::CmpInst::ICMP_NE) != truth)
@@ -180,7 +196,7 @@ bool testsPointerGiven(const llvm::Value *cond, bool truth) {
   const llvm::Value *pointer = isa<llvm::ConstantPointerNull>(cmp->getOperand(1)) ? cmp->getOperand(0)
                                : isa<llvm::ConstantPointerNull>(cmp->getOperand(0)) ? cmp->getOperand(1)
                                                                                     : nullptr;
-  return pointer && isa<llvm::Argument>(pointer->stripPointerCasts());
+  return pointer && isa<llvm::Argument>(pointedObject(pointer));
 }
 
 /// A condition `c && p != nullptr` on its true side, the pointer given: c (`if (lane == 0 && mean != nullptr)`).
@@ -218,7 +234,7 @@ void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, s
   if (auto *cmp = dyn_cast<llvm::ICmpInst>(cond)) {
     size_t before = out.size();
     compareConstraint(cmp, truth, out);
-    if (out.size() == before && !movesWithLoop(cmp))
+    if (out.size() == before && !movesWithLoop(cmp) && !remainderBelowModulus(cmp, truth))
       note(cmp);
     return;
   }
@@ -352,6 +368,11 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
     digitGuards_[block].assign(digits, out.end());
     out.erase(digits, out.end());
   }
+  auto counting = std::stable_partition(out.begin(), out.end(), [](const Constraint &c) { return !c.countOnly; });
+  if (counting != out.end()) {
+    countOnlyGuards_[block].assign(counting, out.end());
+    out.erase(counting, out.end());
+  }
   return guards_[block] = std::move(out);
 }
 
@@ -401,6 +422,20 @@ bool KernelAnalysis::lanesKeepFootprint(const llvm::BasicBlock *block, const Lin
     }
   }
   return true;
+}
+
+bool KernelAnalysis::movesWith(const Linear &address, const AxisKey &axis) const {
+  auto shares = [&](const AxisKey &other) {
+    return (axis.tid >= 0 && other.tid == axis.tid) || (axis.cta >= 0 && (other.cta == axis.cta || other.outer == axis.cta)) ||
+           (axis.outer >= 0 && (other.cta == axis.outer || other.outer == axis.outer));
+  };
+  for (const auto &[other, coeff] : address.axes)
+    if (shares(other))
+      return true;
+  for (const auto &[id, coeff] : address.iters)
+    if (atoms_[id].kind == AtomKind::Quotient && shares(atoms_[id].quotientAxis))
+      return true;
+  return false;
 }
 
 bool KernelAnalysis::wholeGroupsKeepFootprint(const Constraint &guard, const Linear &address) const {
@@ -1095,7 +1130,9 @@ std::optional<int64_t> KernelAnalysis::laneOfGroup(const Linear &lin) const {
 
 Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   Count count;
-  const std::vector<Constraint> &constraints = guards(block);
+  std::vector<Constraint> constraints = guards(block);
+  if (auto counting = countOnlyGuards_.find(block); counting != countOnlyGuards_.end())
+    constraints.insert(constraints.end(), counting->second.begin(), counting->second.end());
   auto unmodelled = [&] {
     auto found = unmodelledBranches_.find(block);
     count.reason = found->second.second.reason;

@@ -43,6 +43,14 @@ constexpr unsigned Shared = 3, Constant = 4, Local = 5, Param = 101;
 /// is a launch argument, not data.
 bool readsParameter(const llvm::LoadInst *load);
 
+/// The one pointer other than null that a select or phi of pointers picks (`p ? p + offset : nullptr`, an
+/// optional input taken a row at a time, as a select or as a phi after a branch); null when it picks several
+/// or is neither. Wherever the result is dereferenced, it is that pointer.
+const llvm::Value *nonNullChoice(const llvm::Value *pointer);
+
+/// The object a pointer points into, as getUnderlyingObject finds it, through nonNullChoice.
+const llvm::Value *pointedObject(const llvm::Value *pointer);
+
 /// Whether a load reads the data the kernel works on: not a parameter (a launch argument), not a local
 /// variable the optimiser left in memory (a struct it did not split, which holds what the thread computed).
 bool readsData(const llvm::LoadInst *load);
@@ -145,6 +153,9 @@ struct Constraint {
   bool boundsIndexToo = false;
   /// The index bound that stands beside such a digit: it lets whole groups of this many threads through.
   int64_t wholeGroups = 0;
+  /// An index bound that counts the threads under a digit's bound by a size (idx < n * rows for idx / n <
+  /// rows); guards() keeps these apart (countOnlyGuards_), out of the footprint.
+  bool countOnly = false;
 };
 
 /// A test on the digits of one thread index that repeats every `period` threads (lane == 0 with
@@ -382,11 +393,15 @@ private:
   /// number of tiles, as for the ragged ends elsewhere).
   bool movesWithLoop(const llvm::ICmpInst *cmp);
   void compareConstraint(const llvm::ICmpInst *cmp, bool truth, std::vector<Constraint> &out);
+  /// Whether the comparison, on the side taken, is `idx % n < n` (a remainder below its modulus: ggml's
+  /// `i3 >= ne3.z` test), which every thread passes.
+  bool remainderBelowModulus(const llvm::ICmpInst *cmp, bool truth);
   /// One digit of a flat global index as an affine form holds it: k * (idx / below - (above / below) * (idx /
   /// above)), the top digit without the second term, the lowest with idx itself for idx / 1.
   struct FlatDigit {
     AxisKey axis;
     Poly below, coeff, width;
+    std::optional<Poly> above; ///< the divisor of the next digit up; none for the top digit
     std::vector<int> atoms;
     bool whole = false; ///< the index's quotient by `below`, no remainder taken
   };
@@ -404,6 +419,8 @@ private:
   /// Whether a guard on a warp's (or group's) rank (row < N with row = idx / 32, Constraint::boundsIndexToo)
   /// leaves the footprint of an address that follows only the lane (weight[c], c = lane + 32 * k) as it is.
   bool wholeGroupsKeepFootprint(const Constraint &guard, const Linear &address) const;
+  /// Whether an address moves with the index `axis` (its thread or block coordinate, or a quotient of it).
+  bool movesWith(const Linear &address, const AxisKey &axis) const;
   /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
   bool parameterOnly(const llvm::Value *value, int depth) const;
   /// The branch that skips a loop when it would run zero times (its trip count already says so).
@@ -555,6 +572,7 @@ private:
   std::map<const llvm::BasicBlock *, std::vector<Constraint>> digitGuards_;
   std::map<const llvm::BasicBlock *, const llvm::Instruction *> digitGuardBranches_;
   std::set<const llvm::BasicBlock *> uncountedDigitGuards_; ///< under a digit guard without an index bound
+  std::map<const llvm::BasicBlock *, std::vector<Constraint>> countOnlyGuards_;
   std::map<const llvm::PHINode *, const llvm::Loop *> halvingPhis_, doublingPhis_;
   /// A halving loop's phi that holds twice the variable the body works with (instcombine's rotated form of
   /// `for (s = n / 2; s > 32; s >>= 1)` keeps s * 2 and computes s = phi >> 1 in the body): 2.

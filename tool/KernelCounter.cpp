@@ -27,6 +27,40 @@ bool readsParameter(const llvm::LoadInst *load) {
   return arg && arg->hasByValAttr();
 }
 
+const llvm::Value *nonNullChoice(const llvm::Value *pointer) {
+  const llvm::Value *chosen = nullptr;
+  auto take = [&](const llvm::Value *v) {
+    if (isa<llvm::ConstantPointerNull>(v))
+      return true;
+    if (chosen && chosen != v)
+      return false;
+    chosen = v;
+    return true;
+  };
+  if (auto *select = dyn_cast<llvm::SelectInst>(pointer)) {
+    if (!take(select->getTrueValue()) || !take(select->getFalseValue()))
+      return nullptr;
+  } else if (auto *phi = dyn_cast<llvm::PHINode>(pointer)) {
+    for (const llvm::Value *incoming : phi->incoming_values())
+      if (!take(incoming))
+        return nullptr;
+  } else {
+    return nullptr;
+  }
+  return chosen != pointer ? chosen : nullptr;
+}
+
+const llvm::Value *pointedObject(const llvm::Value *pointer) {
+  const llvm::Value *object = llvm::getUnderlyingObject(pointer, 0);
+  for (int depth = 0; depth < 4; ++depth) {
+    const llvm::Value *chosen = nonNullChoice(object);
+    if (!chosen)
+      break;
+    object = llvm::getUnderlyingObject(chosen, 0);
+  }
+  return object;
+}
+
 bool readsData(const llvm::LoadInst *load) {
   return !readsParameter(load) && !isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
 }

@@ -43,15 +43,15 @@ __global__ void upsample2x(const float *x, float *out, int planes, int h, int w)
 // CHECK: bytes.read {{.*}} = 4194304{{$}}
 // CHECK: bytes.write {{.*}} = 16777216{{$}}
 
-// A guard on a digit of the flat index (the first `keep` rows): the footprint is the rows it keeps, 10 of
-// 100 columns each; how many threads pass is not counted, an unknown, never a guard dropped in silence.
+// A guard on the top digit of the flat index (the first `keep` rows): the footprint is the rows it keeps, 10
+// of 100 columns each, and the threads that pass are those below keep * cols, 1000.
 // RUN: roofcheck-lint %s --kernel first_rows --grid 100 --block 100 --arg cols=100 --arg keep=10 | FileCheck %s --check-prefix=ROWS
 __global__ void first_rows(const float *in, float *out, int cols, int keep) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i / cols < keep)
     out[i] = 2.0f * in[i];
 }
-// ROWS: flops.total unknown
+// ROWS: flops.total blockDim.y * blockDim.z * gridDim.y * gridDim.z * min(cols * keep, blockDim.x * gridDim.x) = 1000{{$}}
 // ROWS: bytes.read 4 * min(ceil_div(blockDim.x * gridDim.x, cols), keep) * min(cols, blockDim.x * gridDim.x) = 4000{{$}}
 // ROWS: bytes.write {{.*}} = 4000{{$}}
-// ROWS: unknown: guard on a digit of a flat index (i % n, i / n) whose threads it does not count
+// ROWS-NOT: unknown:

@@ -75,6 +75,41 @@ __global__ void row_plus_column(float *out, const float *in, uint32_t n, Divider
   out[i] = in[row] + in[col];
 }
 
+// A broadcast add shaped as ggml's: z numbers (plane, slice) pairs, split by a multiply-high division (the
+// plane's guard bounds z by planes * slices, the slice's holds for every z), an optional first input taken
+// a row at a time (`a ? a + offset : nullptr`), and a stride loop over a row with an exit that keeps its index
+// from wrapping. Launched as 1 x 4 x 16 blocks of 128 for rows of 100, 4 rows, 3 planes of 5 slices: 60
+// rows of 100 written, 6000 FLOPs; a's rows read likewise and b's one row: 24000 + 400 bytes.
+// RUN: roofcheck-lint %s --kernel broadcast_add --grid 1,4,16 --block 128 --arg width=100 --arg rows=4 --arg planes=3 \
+// RUN:   --arg slices.divisor=5 --arg a_step=1 --arg slices.multiplier=2576980378 --arg slices.shift=3 \
+// RUN:   | FileCheck %s --check-prefix=BROADCAST
+__global__ void broadcast_add(const float *a, const float *b, float *out, uint32_t width, uint32_t rows,
+                              uint32_t planes, Divider slices, uint32_t a_step, uint32_t a_row, uint32_t a_plane,
+                              uint32_t a_slice, uint32_t out_row, uint32_t out_plane, uint32_t out_slice) {
+  const uint32_t first = blockDim.x * blockIdx.x + threadIdx.x;
+  const uint32_t row = blockDim.y * blockIdx.y + threadIdx.y;
+  const uint32_t z = blockDim.z * blockIdx.z + threadIdx.z;
+  const uint32_t plane = divide(z, slices);
+  const uint32_t slice = z - plane * slices.divisor;
+  if (first >= width || row >= rows || plane >= planes || slice >= slices.divisor)
+    return;
+  const float *a_line = a ? a + (size_t(slice) * a_slice + size_t(plane) * a_plane + size_t(row) * a_row) : nullptr;
+  float *out_line = out + size_t(slice) * out_slice + size_t(plane) * out_plane + size_t(row) * out_row;
+  const uint32_t step = blockDim.x * gridDim.x;
+  for (uint32_t i = first; i < width; i += step) {
+    out_line[i] = (a_line ? a_line[size_t(i) * a_step] : 0.0f) + b[i];
+    if (width - i <= step)
+      break;
+  }
+}
+
+// BROADCAST-LABEL: kernel broadcast_add
+// BROADCAST: flops.total {{.*}} = 6000{{$}}
+// BROADCAST: bytes.read {{.*}} = 24400{{$}}
+// BROADCAST: bytes.write {{.*}} = 24000{{$}}
+// BROADCAST: assumes: (umulhi(n, slices.multiplier) + n) >> slices.shift is n / slices.divisor
+// BROADCAST-NOT: unknown:
+
 // CHECK-LABEL: kernel scale
 // CHECK: bytes.read 4 * min(shape.cols * shape.rows, blockDim.x * gridDim.x) = 12288{{$}}
 // CHECK-LABEL: kernel every_other
