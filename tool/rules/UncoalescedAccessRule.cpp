@@ -36,7 +36,8 @@ bool onlyLayoutArguments(const Expr &stride, const KernelContext &context) {
   }
   std::set<std::string> symbols = stride.symbols();
   return std::none_of(symbols.begin(), symbols.end(), [&](const std::string &symbol) {
-    return sizes.count(symbol) || symbol.find('.') != std::string::npos; // blockDim.x is no argument
+    // blockDim.x is no argument; a struct's member (view.stride) is one.
+    return sizes.count(symbol) || symbol.starts_with("blockDim.") || symbol.starts_with("gridDim.");
   });
 }
 
