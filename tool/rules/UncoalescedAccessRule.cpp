@@ -23,17 +23,19 @@ const IndexExpression *indexOf(const KernelSource &source, const GlobalAccess &a
   return best;
 }
 
-/// Whether every symbol of a stride is a parameter that none of the kernel's counts hold: an argument that
-/// only places data (a tensor's element stride), not a size. nullopt counts say nothing: false.
+/// Whether every symbol of a stride is a parameter that none of the kernel's known counts hold: an argument
+/// that only places data (a tensor's element stride), not a size. A row length bounds the threads, so it is in
+/// every count under its guard: the known ones suffice where one direction of bytes is known (ggml's
+/// broadcast ops, whose other input's index is a modulo the engine cannot follow). No byte count known: false.
 bool onlyLayoutArguments(const Expr &stride, const KernelContext &context) {
   const KernelEstimate &e = context.estimate;
+  if (!e.read && !e.write)
+    return false;
   std::set<std::string> sizes;
-  for (const std::optional<Expr> *count : {&e.total, &e.special, &e.read, &e.write}) {
-    if (!*count)
-      return false;
-    for (const std::string &symbol : (*count)->symbols())
-      sizes.insert(symbol);
-  }
+  for (const std::optional<Expr> *count : {&e.total, &e.special, &e.read, &e.write})
+    if (*count)
+      for (const std::string &symbol : (*count)->symbols())
+        sizes.insert(symbol);
   std::set<std::string> symbols = stride.symbols();
   return std::none_of(symbols.begin(), symbols.end(), [&](const std::string &symbol) {
     // blockDim.x is no argument; a struct's member (view.stride) is one.

@@ -137,6 +137,15 @@ __global__ void element_stride_argument(const float *x, float *dst, long sx0, lo
     dst[i * sd0] = 2.0f * x[i * sx0];
 }
 
+// The same where the kernel's reads are unknown beside it (a second input at an index loaded from memory):
+// the counts it knows, FLOPs and writes, hold no sx0, which bounds nothing. Not reported.
+__global__ void element_stride_beside_unknown(const float *x, const float *table, const int *pick, float *dst,
+                                              long sx0, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    dst[i] = x[i * sx0] + table[pick[i]];
+}
+
 // A byte stride turned into elements by the source (ggml's ssm-conv: nb1 / sizeof(float)), four weights of a
 // row per thread, and a count unknown beside it (a store through an index loaded from memory): still the
 // caller's layout. Not reported.
