@@ -233,7 +233,10 @@ void LaunchJoin::add(const MeasuredFile &file, const std::string &path) {
     warnings_.push_back(path + ": no kernel launches recorded");
 }
 
-void LaunchJoin::bindMembers(const KernelParam &p, const KernelArgument &a, Signature &sig) {
+namespace {
+
+/// Binds the members of a by-value argument that the static file names (`shape.rows`) from its bytes.
+void bindMembers(const KernelParam &p, const KernelArgument &a, Signature &sig) {
   for (const ParamField &f : p.fields) {
     // The argument's bytes in memory order, two hex digits a byte.
     auto digits = static_cast<size_t>(2 * (f.offset + f.size));
@@ -246,6 +249,8 @@ void LaunchJoin::bindMembers(const KernelParam &p, const KernelArgument &a, Sign
     }
   }
 }
+
+} // namespace
 
 Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const std::string &path) {
   Signature sig;

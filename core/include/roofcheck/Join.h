@@ -189,8 +189,6 @@ private:
   std::string startFile(const MeasuredHeader &header, const std::string &path);
   void take(const Launch &l, const MeasuredHeader &header, const std::string &path, const std::string &label);
   Signature newSignature(const JoinedKernel &k, const Launch &l, const std::string &path);
-  /// Binds the members of a by-value argument that the static file names (`shape.rows`) from its bytes.
-  static void bindMembers(const KernelParam &p, const KernelArgument &a, Signature &sig);
 
   std::map<std::string, const StaticKernel *> statics_;
   std::deque<JoinedKernel> kernels_;
