@@ -42,15 +42,16 @@ def within(a, b, tolerance):
     return b > 0 and abs(a - b) / b <= tolerance
 
 
-def main():
-    mine, first, second = ours(sys.argv[1]), ncu_launches(sys.argv[2]), ncu_launches(sys.argv[3])
-    min_ns = float(sys.argv[4]) * 1000 if len(sys.argv) > 4 else 20000
+def compare(mine, first, second, min_ns=20000, show=print):
+    """mine: per mangled kernel, its launches in order (dicts with "sampled", "sampled_shared",
+    "duration_ns"); first and second: ncu_launches of two ncu runs. Shows the comparison and returns
+    (launches within 5%, launches compared, kernels within 2%, kernels ncu repeats within 2%)."""
     launches = long_ok = long_total = unsampled = shared = 0
     misses, kernels = [], []
     for name, ours_list in mine.items():
         theirs = first.get(name, [])
         if len(theirs) != len(ours_list):
-            print(f"kernel {name[:60]}: {len(ours_list)} launches here, {len(theirs)} under ncu: not compared")
+            show(f"kernel {name[:60]}: {len(ours_list)} launches here, {len(theirs)} under ncu: not compared")
             continue
         sums = {"ours": [0.0, 0.0], "ncu": [0.0, 0.0], "ncu2": [0.0, 0.0]}
         complete = True
@@ -83,20 +84,27 @@ def main():
             repeatable = all(within(sums["ncu2"][k], sums["ncu"][k], 0.02) for k in range(2) if sums["ncu"][k] > 1e6)
             agree = all(within(sums["ours"][k], sums["ncu"][k], 0.02) for k in range(2) if sums["ncu"][k] > 1e6)
             kernels.append((name, len(ours_list), sums, repeatable, agree))
-    print(f"launches compared: {launches}; without sampled bytes: {unsampled}; flagged shared: {shared}")
-    print(f"launches of at least {min_ns / 1000:.0f} us moving over 1 MB: {long_ok} of {long_total} within 5% of ncu "
-          f"(reads and writes)")
+    show(f"launches compared: {launches}; without sampled bytes: {unsampled}; flagged shared: {shared}")
+    show(f"launches of at least {min_ns / 1000:.0f} us moving over 1 MB: {long_ok} of {long_total} within 5% of ncu "
+         f"(reads and writes)")
     for name, i, ns, got, want, was_shared in misses[:40]:
-        print(f"  miss {name[:70]} #{i} {ns / 1000:.1f} us: read {got[0]:.4g} vs {want[0]:.4g}, "
-              f"write {got[1]:.4g} vs {want[1]:.4g}{' (shared)' if was_shared else ''}")
+        show(f"  miss {name[:70]} #{i} {ns / 1000:.1f} us: read {got[0]:.4g} vs {want[0]:.4g}, "
+             f"write {got[1]:.4g} vs {want[1]:.4g}{' (shared)' if was_shared else ''}")
     repeatable = [k for k in kernels if k[3]]
-    print(f"kernels moving over 1 MB: {len(kernels)}; ncu repeats itself within 2% on {len(repeatable)}; of those, "
-          f"sampled within 2% of ncu: {sum(1 for k in repeatable if k[4])}")
+    kernels_ok = sum(1 for k in repeatable if k[4])
+    show(f"kernels moving over 1 MB: {len(kernels)}; ncu repeats itself within 2% on {len(repeatable)}; of those, "
+         f"sampled within 2% of ncu: {kernels_ok}")
     for name, count, sums, rep, agree in kernels:
         o, n, n2 = sums["ours"], sums["ncu"], sums["ncu2"]
-        print(f"  {'ok  ' if agree else 'MISS'} {'rep' if rep else 'var'} {name[:70]} x{count}: read "
-              f"{o[0] / max(n[0], 1):.4f} write {o[1] / max(n[1], 1):.4f} of ncu (ncu2/ncu {n2[0] / max(n[0], 1):.4f} "
-              f"{n2[1] / max(n[1], 1):.4f}; ncu read {n[0]:.4g} write {n[1]:.4g})")
+        show(f"  {'ok  ' if agree else 'MISS'} {'rep' if rep else 'var'} {name[:70]} x{count}: read "
+             f"{o[0] / max(n[0], 1):.4f} write {o[1] / max(n[1], 1):.4f} of ncu (ncu2/ncu {n2[0] / max(n[0], 1):.4f} "
+             f"{n2[1] / max(n[1], 1):.4f}; ncu read {n[0]:.4g} write {n[1]:.4g})")
+    return long_ok, long_total, kernels_ok, len(repeatable)
+
+
+def main():
+    min_ns = float(sys.argv[4]) * 1000 if len(sys.argv) > 4 else 20000
+    compare(ours(sys.argv[1]), ncu_launches(sys.argv[2]), ncu_launches(sys.argv[3]), min_ns)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
 #   accuracy  a PyTorch MLP training run (bench/report-pytorch.py, ACCURACY_STEPS steps) under
 #             --metrics time --sampled-traffic US (10 and 20), and twice under ncu counting DRAM bytes
 #             in one pass on every launch (--cache-control none: L2 as the previous kernel left it, as in
-#             the program's own run); bench/sampled-traffic.py compares them launch by launch
+#             the program's own run); bench/sampled-traffic.py compares them launch by launch; each sampled
+#             run's samples and kernel spans go to samples.txt beside its file (ROOFCHECK_SHIM_SAMPLES), for
+#             bench/pm-attribution.py
 #   pytorch   the same program (PYTORCH_STEPS steps) timed: native, --metrics time with and without
 #             --sampled-traffic 10, the default run, and ncu with the default run's metrics on 3 launches
 #             of each configuration (--filter-mode per-launch-config --launch-count 3, as issue #18
@@ -62,7 +64,8 @@ for part in $parts; do
     echo "== accuracy: ${program[*]}"
     for us in 10 20; do
       mkdir -p "$out/accuracy-$us"
-      "$run" --metrics time --sampled-traffic "$us" --output-dir "$out/accuracy-$us" -- "${program[@]}" \
+      ROOFCHECK_SHIM_SAMPLES=$out/accuracy-$us/samples.txt \
+        "$run" --metrics time --sampled-traffic "$us" --output-dir "$out/accuracy-$us" -- "${program[@]}" \
         >"$out/accuracy-$us/stdout" 2>"$out/accuracy-$us/stderr"
       tail -1 "$out/accuracy-$us/stderr"
     done

@@ -222,7 +222,7 @@ void LaunchRecords::completeLocked(Launch &&launch, const KernelRecord &record) 
     emitLocked(std::move(launch));
     return;
   }
-  uint64_t id = nextSpanId_++;
+  auto id = static_cast<uint64_t>(launch.index);
   traffic_.addSpan(id, launch.device, {record.start, record.end});
   awaitingTraffic_.emplace(id, std::move(launch));
 }

@@ -115,8 +115,7 @@ private:
   std::unordered_map<uint32_t, PendingLaunch> pending_;
   std::unordered_map<uint32_t, std::vector<std::string>> graphNvtx_;
   std::unordered_map<std::string, int> activityRegisters_; ///< by mangled name, from activity records
-  std::unordered_map<uint64_t, Launch> awaitingTraffic_;    ///< ran, by their span's id in traffic_
-  uint64_t nextSpanId_ = 0;
+  std::unordered_map<uint64_t, Launch> awaitingTraffic_;    ///< ran, by their index (their span's id in traffic_)
   int64_t recorded_ = 0;
   int64_t profiled_ = 0;
 };

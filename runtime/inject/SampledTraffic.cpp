@@ -145,6 +145,15 @@ bool SampledTraffic::drain(int device, CuptiPmSampling &pm, std::chrono::steady_
                                                       ": launches of that time have no sampled DRAM bytes");
   if (!samples.empty()) {
     std::lock_guard<std::mutex> lock(ledgerMutex_);
+    if (log_)
+      for (const PmSample &s : samples)
+        if (std::any_of(s.values.begin(), s.values.end(), [](const auto &v) { return v.second != 0; })) {
+          std::fprintf(log_.get(), "sample %d %llu %llu", device, static_cast<unsigned long long>(s.start),
+                       static_cast<unsigned long long>(s.end));
+          for (const auto &[name, value] : s.values)
+            std::fprintf(log_.get(), " %s=%.17g", name.c_str(), value);
+          std::fputc('\n', log_.get());
+        }
     ledger_.addSamples(device, std::move(samples));
   }
   return more;
@@ -244,8 +253,18 @@ void SampledTraffic::run() {
   }
 }
 
+void SampledTraffic::logTo(const std::string &path) {
+  std::lock_guard<std::mutex> lock(ledgerMutex_);
+  log_.reset(std::fopen(path.c_str(), "w"));
+  if (!log_)
+    diagnostics_.warn("sampled-traffic", "cannot write the samples to '" + path + "'");
+}
+
 void SampledTraffic::addSpan(uint64_t id, int device, KernelSpan span) {
   std::lock_guard<std::mutex> lock(ledgerMutex_);
+  if (log_)
+    std::fprintf(log_.get(), "span %d %llu %llu %llu\n", device, static_cast<unsigned long long>(id),
+                 static_cast<unsigned long long>(span.start), static_cast<unsigned long long>(span.end));
   ledger_.addSpan(id, device, span);
 }
 

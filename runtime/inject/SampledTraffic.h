@@ -17,9 +17,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace roofcheck::runtime {
@@ -45,6 +47,9 @@ public:
   /// Whether device's launches get sampled traffic (sampling started there, and may have stopped since).
   bool samples(int device);
 
+  /// Every decoded sample that counted something and every span, as text lines into path, for studying the
+  /// attribution offline (ROOFCHECK_SHIM_SAMPLES); a warning where it cannot be opened.
+  void logTo(const std::string &path);
   /// A kernel that ran on a sampled device; id is the caller's.
   void addSpan(uint64_t id, int device, KernelSpan span);
   /// The spans whose samples are decoded and whose neighbours' records have had time to arrive.
@@ -81,8 +86,9 @@ private:
   int64_t intervalNs_ = 0;
   bool threadStarted_ = false, finishing_ = false, finished_ = false;
   std::atomic<int> unsettled_{0}; ///< devices asked for whose start the sampling thread has not yet tried
-  std::mutex ledgerMutex_; // ledger_
+  std::mutex ledgerMutex_; // ledger_ and log_
   TrafficLedger ledger_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> log_{nullptr, std::fclose};
 };
 
 } // namespace roofcheck::runtime

@@ -70,8 +70,11 @@ int Shim::initialize() {
     // PM sampling and the range profiler cannot hold a device's counters at once (docs/runtime.md): sampled
     // traffic is for runs without profiled launches.
     sampledTraffic_ = options_.sampledTrafficIntervalNs > 0 && !countersWanted_;
-    if (sampledTraffic_)
+    if (sampledTraffic_) {
+      if (const char *log = std::getenv("ROOFCHECK_SHIM_SAMPLES"); log && *log)
+        traffic_.logTo(log);
       traffic_.prepare(options_.sampledTrafficIntervalNs);
+    }
     std::atexit(onExit);
     // A child the program forks writes nothing into this process's file; a signal that ends the program
     // (where it left the default) first writes the completed launches.
