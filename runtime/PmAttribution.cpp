@@ -1,8 +1,10 @@
 #include "PmAttribution.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <numeric>
+#include <set>
 
 namespace roofcheck::runtime {
 
@@ -10,6 +12,53 @@ namespace {
 uint64_t overlap(uint64_t aStart, uint64_t aEnd, uint64_t bStart, uint64_t bEnd) {
   uint64_t start = std::max(aStart, bStart), end = std::min(aEnd, bEnd);
   return end > start ? end - start : 0;
+}
+
+/// Rounds of the rate estimate at most; it stops earlier once no kernel's rate moves by more than
+/// rateTolerance of itself.
+constexpr int rateRounds = 50;
+constexpr double rateTolerance = 1e-6;
+
+/// Each kernel's share of one counter: the overlap split weighted by each kernel's rate of that counter,
+/// the rates those shares make (a kernel's bytes over the time samples cover it), round after round from
+/// equal rates. A kernel alone in a sample fixes its own rate there, so a sample it shares gives it that
+/// rate's worth and the rest to its neighbour; kernels that share every sample keep the overlap split.
+/// (The expectation-maximisation of Poisson counts over known intervals, as Richardson-Lucy deconvolution.)
+std::vector<double> splitByRate(const std::vector<double> &values, const std::vector<size_t> &firstLink,
+                                const std::vector<std::pair<size_t, uint64_t>> &links,
+                                const std::vector<uint64_t> &coveredNs) {
+  size_t spans = coveredNs.size();
+  std::vector<double> rate(spans, 1.0), got(spans);
+  for (int round = 0; round < rateRounds; ++round) {
+    std::fill(got.begin(), got.end(), 0.0);
+    for (size_t s = 0; s + 1 < firstLink.size(); ++s) {
+      if (values[s] == 0)
+        continue;
+      double total = 0;
+      for (size_t l = firstLink[s]; l < firstLink[s + 1]; ++l)
+        total += rate[links[l].first] * static_cast<double>(links[l].second);
+      bool byOverlap = total <= 0; // every kernel in it had counted nothing elsewhere
+      if (byOverlap)
+        for (size_t l = firstLink[s]; l < firstLink[s + 1]; ++l)
+          total += static_cast<double>(links[l].second);
+      for (size_t l = firstLink[s]; l < firstLink[s + 1]; ++l) {
+        auto [k, ns] = links[l];
+        double weight = (byOverlap ? 1.0 : rate[k]) * static_cast<double>(ns);
+        got[k] += values[s] * weight / total;
+      }
+    }
+    bool settled = true;
+    for (size_t k = 0; k < spans; ++k) {
+      if (coveredNs[k] == 0)
+        continue;
+      double next = got[k] / static_cast<double>(coveredNs[k]);
+      settled = settled && std::abs(next - rate[k]) <= rateTolerance * std::max(rate[k], next);
+      rate[k] = next;
+    }
+    if (settled)
+      break;
+  }
+  return got;
 }
 } // namespace
 
@@ -22,31 +71,52 @@ std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples, 
   std::iota(bySample.begin(), bySample.end(), 0);
   std::sort(bySample.begin(), bySample.end(), [&](size_t a, size_t b) { return samples[a].start < samples[b].start; });
 
-  // Spans that have started before the current sample ends and may still overlap it: samples come in start
-  // order, so a span that ended before one sample starts overlaps no later one.
+  // Which spans each sample overlaps, by how much: the links of overlapping[i] are links[firstLink[i]] up to
+  // links[firstLink[i + 1]]. Spans that have started before the current sample ends may still overlap it:
+  // samples come in start order, so a span that ended before one sample starts overlaps no later one.
+  std::vector<size_t> overlapping, firstLink{0};
+  std::vector<std::pair<size_t, uint64_t>> links;
   std::vector<size_t> open;
   size_t next = 0;
-  std::vector<std::pair<size_t, uint64_t>> overlapping;
   for (size_t s : bySample) {
     const PmSample &sample = samples[s];
     for (; next < byStart.size() && spans[byStart[next]].start < sample.end; ++next)
       open.push_back(byStart[next]);
     std::erase_if(open, [&](size_t k) { return spans[k].end <= sample.start; });
-    overlapping.clear();
-    uint64_t total = 0;
+    size_t first = links.size();
     for (size_t k : open)
-      if (uint64_t ns = overlap(sample.start, sample.end, spans[k].start, spans[k].end)) {
-        overlapping.emplace_back(k, ns);
-        total += ns;
-      }
-    for (const auto &[k, ns] : overlapping) {
-      SpanTraffic &t = traffic[k];
-      t.coveredNs += ns;
-      t.shared = t.shared || overlapping.size() > 1;
-      double share = static_cast<double>(ns) / static_cast<double>(total);
-      for (const auto &[name, value] : sample.values)
-        t.values[name] += value * share;
+      if (uint64_t ns = overlap(sample.start, sample.end, spans[k].start, spans[k].end))
+        links.emplace_back(k, ns);
+    if (links.size() == first)
+      continue;
+    for (size_t l = first; l < links.size(); ++l) {
+      traffic[links[l].first].coveredNs += links[l].second;
+      traffic[links[l].first].shared = traffic[links[l].first].shared || links.size() - first > 1;
     }
+    overlapping.push_back(s);
+    firstLink.push_back(links.size());
+  }
+
+  std::vector<uint64_t> coveredNs(spans.size());
+  for (size_t k = 0; k < spans.size(); ++k)
+    coveredNs[k] = traffic[k].coveredNs;
+  std::set<std::string> counters;
+  for (size_t s : overlapping)
+    for (const auto &[name, value] : samples[s].values)
+      counters.insert(name);
+  for (const std::string &name : counters) {
+    std::vector<double> values(overlapping.size());
+    std::vector<bool> counted(spans.size());
+    for (size_t i = 0; i < overlapping.size(); ++i)
+      if (auto it = samples[overlapping[i]].values.find(name); it != samples[overlapping[i]].values.end()) {
+        values[i] = it->second;
+        for (size_t l = firstLink[i]; l < firstLink[i + 1]; ++l)
+          counted[links[l].first] = true;
+      }
+    std::vector<double> got = splitByRate(values, firstLink, links, coveredNs);
+    for (size_t k = 0; k < spans.size(); ++k)
+      if (counted[k])
+        traffic[k].values[name] = got[k];
   }
   return traffic;
 }

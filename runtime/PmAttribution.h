@@ -1,8 +1,8 @@
 // What PM sampling counted during each kernel: the device's counters come in samples of fixed GPU-time
 // intervals, kernels run between a start and an end on the same clock, and a kernel's traffic is the part
 // of each sample it overlaps. A sample that overlaps several kernels (back-to-back short ones, or
-// concurrent ones on other streams) is split among them in proportion to their overlap, and each is
-// flagged: its bytes are an estimate, not a count.
+// concurrent ones on other streams) is split among them by overlap and by each kernel's own rate of that
+// counter, as the samples it has alone show it, and each is flagged: its bytes are an estimate, not a count.
 #pragma once
 
 #include <cstdint>
@@ -30,8 +30,10 @@ struct SpanTraffic {
 };
 
 /// Each span's share of the samples, in the order of spans. A sample's values go to the spans it overlaps
-/// in proportion to each one's overlap (all of them to a lone span, idle time in the sample counting for
-/// nothing: nothing but kernels moves data); samples that overlap no span are nobody's.
+/// in proportion to each one's overlap times its rate of that counter (all of them to a lone span, idle
+/// time in the sample counting for nothing: nothing but kernels moves data); the rates are the ones the
+/// shares make, found by iterating from equal rates, so a kernel that reads nothing in the samples it has
+/// alone takes no reads from those it shares. Samples that overlap no span are nobody's.
 std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples, const std::vector<KernelSpan> &spans);
 
 /// What to add to the samples' timestamps to put them on the spans' clock: the shift within

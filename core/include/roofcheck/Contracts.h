@@ -231,8 +231,8 @@ struct Launch {
   /// What PM sampling counted during this launch's kernel (every launch, no replay): Nsight Compute metric
   /// name -> the launch's share of the samples its span overlaps; empty where it was not sampled.
   std::map<std::string, double> sampled;
-  /// A sample this launch overlapped also overlapped another launch: its share is split by overlap, an
-  /// estimate rather than a count.
+  /// A sample this launch overlapped also overlapped another launch: its share is split by overlap and
+  /// each launch's rate, an estimate rather than a count.
   bool sampledShared = false;
   bool operator==(const Launch &) const = default;
 };

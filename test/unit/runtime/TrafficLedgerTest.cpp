@@ -33,7 +33,7 @@ TEST(TrafficLedger, AWaitingSpanKeepsItsSamplesAndSharesWithAReadyOne) {
   TrafficLedger ledger;
   ledger.addSamples(0, samples(0, 4000, 1000, 100));
   ledger.addSpan(1, 0, {0, 1500});    // ready at horizon 3000
-  ledger.addSpan(2, 0, {1500, 3800}); // not yet
+  ledger.addSpan(2, 0, {1500, 4000}); // not yet
   std::vector<TrafficLedger::Settled> first = ledger.settle(0, 3000);
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0].id, 1u);
