@@ -144,7 +144,8 @@ def main():
         return by_kernel
 
     offsets = {d: [0, estimate_offset(samples[d], spans[d])] for d in samples}
-    print(f"{sum(len(s) for s in samples.values())} samples that counted something, "
+    counting = sum(1 for per_device in samples.values() for s in per_device if any(s[2].values()))
+    print(f"{sum(len(s) for s in samples.values())} samples ({counting} counted something), "
           f"{sum(len(s) for s in spans.values())} spans; estimated clock offsets (ns): {offsets}")
     # The shim's own values against each split without a shift: one of them is the shim's.
     shim = {l["index"]: l.get("sampled", {}) for l in launches}

@@ -146,14 +146,14 @@ bool SampledTraffic::drain(int device, CuptiPmSampling &pm, std::chrono::steady_
   if (!samples.empty()) {
     std::lock_guard<std::mutex> lock(ledgerMutex_);
     if (log_)
-      for (const PmSample &s : samples)
-        if (std::any_of(s.values.begin(), s.values.end(), [](const auto &v) { return v.second != 0; })) {
-          std::fprintf(log_.get(), "sample %d %llu %llu", device, static_cast<unsigned long long>(s.start),
-                       static_cast<unsigned long long>(s.end));
-          for (const auto &[name, value] : s.values)
-            std::fprintf(log_.get(), " %s=%.17g", name.c_str(), value);
-          std::fputc('\n', log_.get());
-        }
+      for (const PmSample &s : samples) {
+        // Samples that counted nothing too: they are part of the time a kernel's rate is taken over.
+        std::fprintf(log_.get(), "sample %d %llu %llu", device, static_cast<unsigned long long>(s.start),
+                     static_cast<unsigned long long>(s.end));
+        for (const auto &[name, value] : s.values)
+          std::fprintf(log_.get(), " %s=%.17g", name.c_str(), value);
+        std::fputc('\n', log_.get());
+      }
     ledger_.addSamples(device, std::move(samples));
   }
   return more;

@@ -47,8 +47,8 @@ public:
   /// Whether device's launches get sampled traffic (sampling started there, and may have stopped since).
   bool samples(int device);
 
-  /// Every decoded sample that counted something and every span, as text lines into path, for studying the
-  /// attribution offline (ROOFCHECK_SHIM_SAMPLES); a warning where it cannot be opened.
+  /// Every decoded sample (those that counted nothing too) and every span, as text lines into path, for the
+  /// attribution studied offline (ROOFCHECK_SHIM_SAMPLES); a warning where it cannot be opened.
   void logTo(const std::string &path);
   /// A kernel that ran on a sampled device; id is the caller's.
   void addSpan(uint64_t id, int device, KernelSpan span);
