@@ -1,5 +1,6 @@
 #include "LaunchSelector.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -42,6 +43,7 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
   if (!nameMatches)
     return {};
   int64_t position = matched_++;
+  ++launchesSinceFirstSample_;
   if (position < skip_)
     return {};
   if (count_ && position - skip_ >= *count_)
@@ -56,7 +58,6 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
       lastReplayed_ = trafficSet_ && *set == CounterSet::Full;
       lastProfiled_ = *set;
       ++samples.profiled;
-      samples.waitedAt.reset();
     }
   }
   return decision;
@@ -75,13 +76,12 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
   }
   if (samples.profiled == 0) {
     ++firstSamples_;
+    launchesSinceFirstSample_ = 0;
     return CounterSet::Full;
   }
-  bool waited = samples.waitedAt == firstSamples_;
-  if (afterReplay || (lastProfiled_ != CounterSet::Traffic && !waited)) {
-    samples.waitedAt = firstSamples_;
+  bool quiet = launchesSinceFirstSample_ >= std::min(2 * firstSamples_, maxQuietLaunches);
+  if (afterReplay || (lastProfiled_ != CounterSet::Traffic && !quiet))
     return std::nullopt;
-  }
   return CounterSet::Traffic;
 }
 

@@ -22,10 +22,11 @@ namespace roofcheck::runtime {
 /// instruction and tensor counts of a launch repeat, its DRAM bytes do not, and a replay costs a pass per
 /// group of metrics. A traffic turn never goes to the launch right after a replayed one (the L2 still holds
 /// the replay's dirty lines). Changing sets costs ~180 ms on the H200 (a fresh range profiler object and its
-/// first start), so a traffic turn that would change the set waits for the signature's next launch, and
-/// again while new signatures keep appearing (a loop's first pass): by the time it changes the set the other
-/// signatures want it too, and the sets change a few times a run, not at nearly every sample as they did
-/// when each signature alternated on its own. A first sample never waits (a kernel may run once).
+/// first start), so a traffic turn that would change the set from the full one is passed over until twice as
+/// many launches as there are signatures (at most 64) have gone by without a new one: a training step's phases
+/// (forward, backward, optimizer) each bring new kernels and repeat some, and a wait for a signature's next
+/// launch alone changed sets 9 times on a PyTorch MLP's recorded launches where this changes them once (as
+/// many launches as signatures: 3 times). A first sample never waits (a kernel may run once).
 /// --samples 0 (every launch) alternates full and traffic per signature.
 enum class CounterSet { Full, Traffic };
 
@@ -71,11 +72,13 @@ private:
   CounterSet lastProfiled_ = CounterSet::Full; ///< the set the range profiler holds
   int64_t firstSamples_ = 0;                   ///< signatures sampled so far
   int64_t matched_ = 0;
+  /// Launches since the last signature's first sample: a traffic turn changes the set from the full one only
+  /// once this reaches twice the number of signatures (at most maxQuietLaunches), so that a program's first
+  /// pass, its kernels still appearing phase by phase, is over.
+  int64_t launchesSinceFirstSample_ = 0;
+  static constexpr int64_t maxQuietLaunches = 64;
   struct SignatureSamples {
     int64_t profiled = 0;
-    /// firstSamples_ when a traffic turn of it last waited: a turn waits again if a new signature came since
-    /// (the first pass of a loop, its kernels still appearing), else it changes the set.
-    std::optional<int64_t> waitedAt;
   };
   std::map<std::tuple<std::string, Dim3, Dim3>, SignatureSamples> perSignature_;
 

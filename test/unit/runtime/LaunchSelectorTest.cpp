@@ -46,10 +46,11 @@ TEST(LaunchSelector, FirstSampleCountsEverythingTheOthersTheTrafficSet) {
   s.useTrafficSet();
   EXPECT_EQ(sets(s, {&g1, &g1, &g1, &g1, &g1}), "F-TT-");
   // Interleaved signatures: each starts with the full set; a traffic turn that would change the set waits
-  // once, and then the other signature's turns find the traffic set in place.
+  // until twice as many launches as there are signatures have passed without a new one, and then the other
+  // signature's turns find the traffic set in place.
   LaunchSelector mixed(RunOptions{}, true);
   mixed.useTrafficSet();
-  EXPECT_EQ(sets(mixed, {&g1, &g2, &g1, &g2, &g1, &g2, &g1, &g2}), "FF--TTTT");
+  EXPECT_EQ(sets(mixed, {&g1, &g2, &g1, &g2, &g1, &g2, &g1, &g2, &g1}), "FF---TTTT");
 
   RunOptions every;
   every.samplesPerSignature = 0;
@@ -88,10 +89,39 @@ TEST(LaunchSelector, SetsChangeOnceWhenSignaturesRepeatInSteps) {
   EXPECT_EQ(profiledOnly(got), std::string(7, 'F') + std::string(14, 'T')) << got;
   // A kernel first launched once the traffic set is in place still gets every metric at once.
   EXPECT_EQ(sets(s, {&g2}), "F");
-  // The others' traffic turns then wait once before the set changes back.
+  // The others' traffic turns then wait for twice as many launches as there are signatures before the set
+  // changes back.
   LaunchSelector late(RunOptions{}, true);
   late.useTrafficSet();
-  EXPECT_EQ(sets(late, {&g1, &g1, &g1, &g2, &g1, &g2, &g2}), "F-TF--T");
+  EXPECT_EQ(sets(late, {&g1, &g1, &g1, &g2, &g1, &g2, &g2, &g2, &g1}), "F-TF---TT");
+}
+
+// How many times the range profiler's set changes over these sets (the first enable not counted).
+int setChanges(const std::string &sets) {
+  std::string profiled = profiledOnly(sets);
+  int changes = 0;
+  for (size_t i = 1; i < profiled.size(); ++i)
+    changes += profiled[i] != profiled[i - 1];
+  return changes;
+}
+
+TEST(LaunchSelector, PhasesOfAFirstStepChangeTheSetOnce) {
+  // A training step as PyTorch runs it: phases (forward, backward, optimizer), each bringing new kernels and
+  // launching some of them again before the next phase's come. Waiting only for a signature's next launch
+  // changed sets at every phase.
+  std::vector<Dim3> grids;
+  for (int64_t i = 1; i <= 12; ++i)
+    grids.push_back(Dim3{i, 1, 1});
+  std::vector<const Dim3 *> launches;
+  for (int step = 0; step < 4; ++step)
+    for (size_t phase = 0; phase < 12; phase += 4)
+      for (size_t i : {0, 1, 2, 3, 0, 1, 0, 1})
+        launches.push_back(&grids[phase + i]);
+  LaunchSelector s(RunOptions{}, true);
+  s.useTrafficSet();
+  std::string got = sets(s, launches);
+  EXPECT_EQ(setChanges(got), 1) << got;
+  EXPECT_EQ(profiledOnly(got), std::string(12, 'F') + std::string(24, 'T')) << got;
 }
 
 TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {
