@@ -38,9 +38,15 @@ paired_ratio() {
     awk '{printf "%.2f", $1}'
 }
 
-(cd "$stage/babelstream" && nvcc -O3 -DCUDA -DDEFAULT -DGRID_STRIDE -DUNROLL_FACTOR=4 --extended-lambda -arch=sm_90 \
-  -std=c++17 -Isrc -Isrc/cuda src/main.cpp src/cuda/CUDAStream.cu -lnvidia-ml -o babelstream) >"$out/build.log" 2>&1
-make -C "$stage/hecbench/src/layernorm-cuda" ARCH=sm_90 >>"$out/build.log" 2>&1
+selected=" ${PROGRAMS:-pytorch-mlp babelstream layernorm} "
+: >"$out/build.log"
+if [[ $selected == *" babelstream "* ]]; then
+  (cd "$stage/babelstream" && nvcc -O3 -DCUDA -DDEFAULT -DGRID_STRIDE -DUNROLL_FACTOR=4 --extended-lambda -arch=sm_90 \
+    -std=c++17 -Isrc -Isrc/cuda src/main.cpp src/cuda/CUDAStream.cu -lnvidia-ml -o babelstream) >>"$out/build.log" 2>&1
+fi
+if [[ $selected == *" layernorm "* ]]; then
+  make -C "$stage/hecbench/src/layernorm-cuda" ARCH=sm_90 >>"$out/build.log" 2>&1
+fi
 declare -A programs=(
   [pytorch-mlp]="python3 $here/report-pytorch.py ${PYTORCH_STEPS:-50}"
   [babelstream]="$stage/babelstream/babelstream -n ${BABELSTREAM_N:-1000}"
@@ -49,7 +55,7 @@ declare -A programs=(
 configs=(native default ncu)
 [ -n "$before" ] && configs=(native default before ncu)
 
-for name in ${PROGRAMS:-pytorch-mlp babelstream layernorm}; do
+for name in $selected; do
   [ -n "${programs[$name]:-}" ] || { echo "vs-ncu.sh: no program $name" >&2; exit 2; }
   read -ra program <<<"${programs[$name]}"
   dir=$out/$name
