@@ -48,6 +48,7 @@ bool CuptiProfilerHost::configure(const std::string &chip, const std::vector<uin
   if (!diagnostics_.cupti(cuptiProfilerHostInitialize(&init), "cuptiProfilerHostInitialize"))
     return false;
   host_ = init.pHostObject;
+  diagnostics_.trace("profiler host initialised for " + chip_);
 
   for (const std::string &metric : requested) {
     if (exists(metric))
@@ -73,6 +74,7 @@ bool CuptiProfilerHost::configure(const std::string &chip, const std::vector<uin
   add.numMetrics = names_.size();
   if (!diagnostics_.cupti(cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics"))
     return false;
+  diagnostics_.trace("profiler host: " + std::to_string(names_.size()) + " metrics added");
   CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
   size.pHostObject = host_;
   if (!diagnostics_.cupti(cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize"))

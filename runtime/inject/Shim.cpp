@@ -105,8 +105,11 @@ void Shim::onContextCreated(CUcontext context) {
   diagnostics_.trace("context created");
   devices_.startDescribing();
   int device = devices_.deviceOf(context);
-  if (countersWanted_)
+  if (countersWanted_) {
+    int64_t started = timing_.start();
     sessions_->configure(context, device);
+    timing_.stop(ShimTiming::Configure, started);
+  }
   traffic_.startDevice(device, context); // where prepared
   diagnostics_.trace("context set up");
 }

@@ -5,10 +5,10 @@
 namespace roofcheck::runtime {
 
 std::string ShimTiming::summary() const {
-  static const char *const names[PhaseCount] = {"initialize", "describe",     "launch-skipped", "launch-kept",
-                                                "launch-exit", "match",       "serialise",      "write",
-                                                "finish-flush", "finish-drain", "finish-write",   "profile-begin",
-                                                "profile-replay", "profile-end", "profile-flush"};
+  static const char *const names[PhaseCount] = {"initialize",    "describe",       "configure",    "launch-skipped",
+                                                "launch-kept",   "launch-exit",    "match",        "serialise",
+                                                "write",         "finish-flush",   "finish-drain", "finish-write",
+                                                "profile-begin", "profile-replay", "profile-end",  "profile-flush"};
   std::string text;
   for (int p = 0; p < PhaseCount; ++p) {
     int64_t calls = count_[p].load();

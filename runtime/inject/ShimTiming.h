@@ -15,6 +15,7 @@ public:
   enum Phase {
     Initialize,    ///< InitializeInjection
     Describe,      ///< devices and NVML clocks for the header (off the program's threads)
+    Configure,     ///< a new context's counter configurations, in the driver's callback on the program's thread
     LaunchSkipped, ///< a launch callback for a launch the filters pass over
     LaunchKept,    ///< a launch callback for a recorded launch
     LaunchExit,    ///< the exit callback of a launch
