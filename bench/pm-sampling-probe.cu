@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
     return 1;
   CuptiPmSampling pm(diagnostics);
   if (!pm.configure(0, chip.pChipName, {"dram__bytes_read.sum", "dram__bytes_write.sum"}) ||
-      !pm.enable(0, interval, size_t(512) << 20) || !pm.makeCounterData({200000}))
+      !pm.enable(0, interval, size_t(512) << 20) || !pm.makeCounterData(200000))
     return 1;
 
   ActivitySpans activity(diagnostics);

@@ -1,7 +1,5 @@
 #include "CuptiPmSampling.h"
 
-#include <cupti_activity.h>
-
 #include <algorithm>
 
 namespace roofcheck::runtime {
@@ -51,37 +49,30 @@ bool CuptiPmSampling::enable(int device, uint64_t intervalNs, size_t hardwareBuf
   config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
   if (!diagnostics_.cupti(cuptiPmSamplingSetConfig(&config), "cuptiPmSamplingSetConfig"))
     return false;
-  intervalNs_ = intervalNs;
   diagnostics_.trace("PM sampling: configured");
   return true;
 }
 
-bool CuptiPmSampling::makeCounterData(const std::vector<uint32_t> &capacities) {
-  if (!object_)
+bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
+  CUpti_PmSampling_GetCounterDataSize_Params size{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pPmSamplingObject = object_;
+  size.pMetricNames = const_cast<const char **>(host_.metricNames().data());
+  size.numMetrics = host_.metricNames().size();
+  size.maxSamples = maxSamples;
+  if (!object_ ||
+      !diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
     return false;
-  for (uint32_t capacity : capacities) {
-    CUpti_PmSampling_GetCounterDataSize_Params size{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
-    size.pPmSamplingObject = object_;
-    size.pMetricNames = const_cast<const char **>(host_.metricNames().data());
-    size.numMetrics = host_.metricNames().size();
-    size.maxSamples = capacity;
-    if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
-      return false;
-    CounterDataImage image{capacity, std::vector<uint8_t>(size.counterDataSize, 0), {}};
-    CUpti_PmSampling_CounterDataImage_Initialize_Params init{
-        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    init.pPmSamplingObject = object_;
-    init.counterDataSize = image.data.size();
-    init.pCounterData = image.data.data();
-    if (!diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
-                            "cuptiPmSamplingCounterDataImageInitialize"))
-      return false;
-    image.blank = image.data;
-    images_.push_back(std::move(image));
-  }
-  std::sort(images_.begin(), images_.end(),
-            [](const CounterDataImage &a, const CounterDataImage &b) { return a.capacity < b.capacity; });
-  return !images_.empty();
+  counterData_.assign(size.counterDataSize, 0);
+  CUpti_PmSampling_CounterDataImage_Initialize_Params init{
+      CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pPmSamplingObject = object_;
+  init.counterDataSize = counterData_.size();
+  init.pCounterData = counterData_.data();
+  if (!diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
+                          "cuptiPmSamplingCounterDataImageInitialize"))
+    return false;
+  blankCounterData_ = counterData_;
+  return true;
 }
 
 bool CuptiPmSampling::start() {
@@ -89,9 +80,7 @@ bool CuptiPmSampling::start() {
     return false;
   CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
   start.pPmSamplingObject = object_;
-  started_ = diagnostics_.cupti(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
-  if (started_)
-    diagnostics_.cupti(cuptiGetTimestamp(&startedAt_), "cuptiGetTimestamp");
+  started_ = object_ && diagnostics_.cupti(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
   return started_;
 }
 
@@ -105,55 +94,40 @@ bool CuptiPmSampling::stop() {
 std::vector<PmSample> CuptiPmSampling::drain(bool *overflow, bool *more, std::chrono::steady_clock::time_point until) {
   std::vector<PmSample> samples;
   bool waiting = true;
-  while (waiting && !images_.empty() && std::chrono::steady_clock::now() < until)
-    waiting = decode(imageForWhatWaits(), samples, overflow);
+  while (waiting && std::chrono::steady_clock::now() < until)
+    waiting = decode(samples, overflow);
   if (more)
     *more = waiting;
   return samples;
 }
 
-CuptiPmSampling::CounterDataImage &CuptiPmSampling::imageForWhatWaits() {
-  uint64_t now = 0;
-  if (intervalNs_ == 0 || !diagnostics_.cupti(cuptiGetTimestamp(&now), "cuptiGetTimestamp"))
-    return images_.back();
-  uint64_t since = std::max(lastSampleEnd_, startedAt_);
-  uint64_t completed = now > since ? (now - since) / intervalNs_ + 1 : 1;
-  // Twice over, and room for what completes while the decode runs.
-  uint64_t wanted = 2 * completed + 256;
-  for (CounterDataImage &image : images_)
-    if (image.capacity >= wanted)
-      return image;
-  return images_.back();
-}
-
-bool CuptiPmSampling::decode(CounterDataImage &image, std::vector<PmSample> &samples, bool *overflow) {
+bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
   // Every decode goes into a fresh image and all its completed samples are taken: decoding again into an
   // image that already holds samples gave zero-valued samples after the first drain on the H200. A decode
   // that fills the image loses the records it had read past it (gaps of 0.06-12 ms on the H200,
-  // docs/benchmarks.md): the image is chosen larger than what can be waiting.
-  if (!object_)
+  // docs/benchmarks.md): the image is made larger than what one decode normally finds waiting.
+  if (!object_ || blankCounterData_.empty())
     return false;
-  std::vector<uint8_t> &counterData = image.data;
-  std::copy(image.blank.begin(), image.blank.end(), counterData.begin());
+  std::copy(blankCounterData_.begin(), blankCounterData_.end(), counterData_.begin());
   CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
   decode.pPmSamplingObject = object_;
-  decode.pCounterDataImage = counterData.data();
-  decode.counterDataImageSize = counterData.size();
+  decode.pCounterDataImage = counterData_.data();
+  decode.counterDataImageSize = counterData_.size();
   if (!diagnostics_.cupti(cuptiPmSamplingDecodeData(&decode), "cuptiPmSamplingDecodeData"))
     return false;
   if (decode.overflow)
     *overflow = true;
   CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
-  info.pCounterDataImage = counterData.data();
-  info.counterDataImageSize = counterData.size();
+  info.pCounterDataImage = counterData_.data();
+  info.counterDataImageSize = counterData_.size();
   if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo"))
     return false;
   for (size_t i = 0; i < info.numCompletedSamples; ++i) {
     CUpti_PmSampling_CounterData_GetSampleInfo_Params sample{
         CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE};
     sample.pPmSamplingObject = object_;
-    sample.pCounterDataImage = counterData.data();
-    sample.counterDataImageSize = counterData.size();
+    sample.pCounterDataImage = counterData_.data();
+    sample.counterDataImageSize = counterData_.size();
     sample.sampleIndex = i;
     if (!diagnostics_.cupti(cuptiPmSamplingCounterDataGetSampleInfo(&sample),
                             "cuptiPmSamplingCounterDataGetSampleInfo"))
@@ -161,7 +135,7 @@ bool CuptiPmSampling::decode(CounterDataImage &image, std::vector<PmSample> &sam
     if (lastSampleEnd_ != 0 && sample.startTimestamp > lastSampleEnd_)
       missingNs_ += sample.startTimestamp - lastSampleEnd_;
     lastSampleEnd_ = std::max(lastSampleEnd_, sample.endTimestamp);
-    std::optional<std::map<std::string, double>> values = host_.evaluate(counterData, i);
+    std::optional<std::map<std::string, double>> values = host_.evaluate(counterData_, i);
     if (values)
       samples.push_back({sample.startTimestamp, sample.endTimestamp, std::move(*values)});
   }

@@ -36,10 +36,10 @@ public:
   bool enable(int device, uint64_t intervalNs, size_t hardwareBufferBytes);
   bool start();
   bool stop();
-  /// The host images samples are decoded into, one holding up to each of capacities samples: made after start,
-  /// since making a large one takes tens of milliseconds (~3 KB a sample on the H200).
-  bool makeCounterData(const std::vector<uint32_t> &capacities);
-  /// The samples the hardware has completed since the last drain, oldest first, decoded an image at a time
+  /// The host image samples are decoded into, up to maxSamples at a time: made after start, since making a
+  /// large one takes tens of milliseconds (~3 KB a sample on the H200).
+  bool makeCounterData(uint32_t maxSamples);
+  /// The samples the hardware has completed since the last drain, oldest first, decoded maxSamples at a time
   /// until none is waiting or the time is until; sets *overflow when the hardware buffer filled and samples
   /// were lost, and *more when samples are still waiting.
   std::vector<PmSample> drain(bool *overflow, bool *more = nullptr,
@@ -50,25 +50,17 @@ public:
   const std::vector<std::string> &metrics() const { return host_.metrics(); }
 
 private:
-  /// An image for a decode, with its initialised form, copied over it before each decode rather than
-  /// initialising it again.
-  struct CounterDataImage {
-    uint32_t capacity = 0;
-    std::vector<uint8_t> data, blank;
-  };
-  /// The smallest image that holds twice the samples the GPU can have completed since the last decoded one (a
-  /// decode costs in proportion to its image, and one that fills its image loses what it read past it).
-  CounterDataImage &imageForWhatWaits();
-  /// One image's worth into samples; true when more are waiting.
-  bool decode(CounterDataImage &image, std::vector<PmSample> &samples, bool *overflow);
+  /// One image's worth (maxSamples) into samples; true when more are waiting.
+  bool decode(std::vector<PmSample> &samples, bool *overflow);
 
   Diagnostics &diagnostics_;
   CuptiProfilerHost host_;
   CUpti_PmSampling_Object *object_ = nullptr;
-  std::vector<CounterDataImage> images_; ///< ascending capacity
+  std::vector<uint8_t> counterData_;
+  /// counterData_ as initialised, copied over it before each decode rather than initialising it again.
+  std::vector<uint8_t> blankCounterData_;
   bool started_ = false;
-  uint64_t intervalNs_ = 0;
-  uint64_t startedAt_ = 0, lastSampleEnd_ = 0, missingNs_ = 0; ///< GPU time
+  uint64_t lastSampleEnd_ = 0, missingNs_ = 0;
 };
 
 } // namespace roofcheck::runtime

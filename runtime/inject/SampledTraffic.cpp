@@ -16,13 +16,12 @@ namespace roofcheck::runtime {
 
 namespace {
 
-// Decoded this often. A decode that fills its image loses the records it had read past it, and costs in
-// proportion to its image (~13 us a sample of a 20,000-sample image on the H200, ~4.5 of a 1,000-sample one,
-// docs/benchmarks.md): each decode takes the smallest of these that holds twice what can be waiting (~500
-// samples after a period at 10 us). A round stops after roundLimit, so that a new device or a stop never
-// waits long for it.
+// Decoded this often. A decode that fills its image loses the records it had read past it, so the image is
+// larger than what waits after one period: ~3,300 samples at 10 us, the decoder taking ~8.5 us of CPU a
+// sample on the H200 (docs/benchmarks.md). A round stops after roundLimit, so that a new device or a stop
+// never waits long for it.
 constexpr std::chrono::milliseconds decodePeriod{5};
-const std::vector<uint32_t> decodeCapacities{1500, 4000, 10000}; // ~3.2 KB a sample on the H200, twice (blank)
+constexpr uint32_t samplesPerDecode = 10000; // ~32 MB on the H200, and as much again for its blank copy
 constexpr std::chrono::milliseconds roundLimit{100};
 // ~2.1 KB a sample on the H200: 64 MiB hold ~0.3 s of 10 us samples (16 MiB overflowed with decodes 80 ms
 // apart), and SetConfig takes ~90 ms where 512 MiB took ~300, time every first launch waits.
@@ -107,7 +106,6 @@ bool SampledTraffic::samples(int device) {
 std::unique_ptr<CuptiPmSampling> SampledTraffic::configure(int device) {
   if (!diagnostics_.driver(cuInit(0), "cuInit") || !counters_.initializeProfiler())
     return nullptr;
-  diagnostics_.trace("PM sampling: profiler initialised");
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
   if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName)
@@ -207,13 +205,11 @@ void SampledTraffic::run() {
         --unsettled_;
         changed_.notify_all(); // the device's launches go on meanwhile: the samples wait in the hardware buffer
         lock.unlock();
-        if (pm && !pm->makeCounterData(decodeCapacities)) {
+        if (pm && !pm->makeCounterData(samplesPerDecode)) {
           diagnostics_.warn("sampled-traffic", "device " + std::to_string(device) +
                                                    ": PM samples cannot be decoded, so its launches have no sampled "
                                                    "DRAM bytes");
           pm.reset();
-        } else if (pm) {
-          diagnostics_.trace("PM sampling: decode images made");
         }
         lock.lock();
         d.pm = std::move(pm);
