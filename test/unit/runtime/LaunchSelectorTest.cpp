@@ -34,6 +34,14 @@ std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids) {
   return out;
 }
 
+// n signatures of one kernel: grids 1..n.
+std::vector<Dim3> kernelGrids(int64_t n) {
+  std::vector<Dim3> grids;
+  for (int64_t i = 1; i <= n; ++i)
+    grids.push_back(Dim3{i, 1, 1});
+  return grids;
+}
+
 // The sets of the profiled launches alone, in order.
 std::string profiledOnly(std::string sets) {
   sets.erase(std::remove(sets.begin(), sets.end(), '-'), sets.end());
@@ -65,9 +73,7 @@ TEST(LaunchSelector, FirstSampleCountsEverythingTheOthersTheTrafficSet) {
 
 TEST(LaunchSelector, SetsChangeOnceWhenSignaturesRepeatInSteps) {
   // A training loop: the same 12 kernels every step. Each change of set costs a fresh range profiler object.
-  std::vector<Dim3> grids;
-  for (int64_t i = 1; i <= 12; ++i)
-    grids.push_back(Dim3{i, 1, 1});
+  std::vector<Dim3> grids = kernelGrids(12);
   std::vector<const Dim3 *> steps;
   for (int step = 0; step < 6; ++step)
     for (const Dim3 &grid : grids)
@@ -109,9 +115,7 @@ TEST(LaunchSelector, PhasesOfAFirstStepChangeTheSetOnce) {
   // A training step as PyTorch runs it: phases (forward, backward, optimizer), each bringing new kernels and
   // launching some of them again before the next phase's come. Waiting only for a signature's next launch
   // changed sets at every phase.
-  std::vector<Dim3> grids;
-  for (int64_t i = 1; i <= 12; ++i)
-    grids.push_back(Dim3{i, 1, 1});
+  std::vector<Dim3> grids = kernelGrids(12);
   std::vector<const Dim3 *> launches;
   for (int step = 0; step < 4; ++step)
     for (size_t phase = 0; phase < 12; phase += 4)
