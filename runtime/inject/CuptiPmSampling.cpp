@@ -91,10 +91,11 @@ bool CuptiPmSampling::stop() {
   return object_ && diagnostics_.cupti(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
 }
 
-std::vector<PmSample> CuptiPmSampling::drain(bool *overflow, bool *more, std::chrono::steady_clock::time_point until) {
+std::vector<PmSample> CuptiPmSampling::drain(bool *overflow, bool *more, std::chrono::steady_clock::time_point until,
+                                             uint64_t enough) {
   std::vector<PmSample> samples;
   bool waiting = true;
-  while (waiting && std::chrono::steady_clock::now() < until)
+  while (waiting && lastSampleEnd_ < enough && std::chrono::steady_clock::now() < until)
     waiting = decode(samples, overflow);
   if (more)
     *more = waiting;

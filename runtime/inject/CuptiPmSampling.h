@@ -40,11 +40,11 @@ public:
   /// large one takes tens of milliseconds (~3 KB a sample on the H200).
   bool makeCounterData(uint32_t maxSamples);
   /// The samples the hardware has completed since the last drain, oldest first, decoded maxSamples at a time
-  /// until none is waiting or the time is until; sets *overflow when the hardware buffer filled and samples
-  /// were lost, and *more when samples are still waiting.
+  /// until none is waiting, the time is until, or the samples reach GPU time enough; sets *overflow when the
+  /// hardware buffer filled and samples were lost, and *more when samples are still waiting.
   std::vector<PmSample> drain(bool *overflow, bool *more = nullptr,
-                              std::chrono::steady_clock::time_point until =
-                                  std::chrono::steady_clock::time_point::max());
+                              std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max(),
+                              uint64_t enough = UINT64_MAX);
   /// GPU time for which no sample came back so far (gaps between consecutive samples), in ns.
   uint64_t missingNs() const { return missingNs_; }
   const std::vector<std::string> &metrics() const { return host_.metrics(); }

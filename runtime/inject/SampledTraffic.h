@@ -72,8 +72,11 @@ private:
   /// Sampling started on device, from prepared where it is that device's configuration.
   std::unique_ptr<CuptiPmSampling> begin(int device, CUcontext context, std::unique_ptr<CuptiPmSampling> prepared);
   /// Decodes device's samples into the ledger until none is waiting or the time is until; true if some are.
-  bool drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until);
-  /// drain until the samples reach the present (a stop's last samples), or until deadline.
+  /// Or until the samples reach GPU time enough.
+  bool drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until,
+             uint64_t enough = UINT64_MAX);
+  /// drain until the samples reach the present (a stop's last samples), or until deadline; those after it are
+  /// not decoded.
   void drainUntilNow(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point deadline);
   /// Waits (mutex_ held by lock) until done() or exitPatience has passed.
   template <typename Done> void await(std::unique_lock<std::mutex> &lock, Done done);
