@@ -157,7 +157,7 @@ int main(int argc, char **argv) {
   if (!diagnostics.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName"))
     return 1;
   CuptiPmSampling pm(diagnostics);
-  if (!pm.configure(0, chip.pChipName, {"dram__bytes_read.sum", "dram__bytes_write.sum"}) ||
+  if (!pm.configure(0, chip.pChipName, {"dram__bytes_read.sum", "dram__bytes_write.sum"}, /*askAvailability=*/true) ||
       !pm.enable(0, interval, size_t(512) << 20) || !pm.makeCounterData(200000))
     return 1;
 

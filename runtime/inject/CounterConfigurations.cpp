@@ -1,32 +1,79 @@
 #include "CounterConfigurations.h"
 
 #include "../RunOptions.h"
+#include "../SignalFlush.h"
 
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace roofcheck::runtime {
 
-CounterConfigurations::Outcome CounterConfigurations::configure(CUcontext context, CUdevice device,
-                                                                const std::vector<std::string> &requested,
-                                                                bool addTensorMetrics, bool trafficSet) {
-  int index = static_cast<int>(device);
+namespace {
+// The longest the first context's callback waits for the configurations made ahead (~0.3 s on the H200).
+constexpr std::chrono::seconds aheadPatience{10};
+} // namespace
+
+void CounterConfigurations::prepare(CounterRequest request) {
+  std::promise<std::optional<Outcome>> made;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!hosts_.try_emplace(index).second)
+    devices_[0].ahead = made.get_future().share();
+  }
+  // Detached: this object is never destroyed, and the context's callback waits for the promise.
+  std::thread([this, request = std::move(request), made = std::move(made)]() mutable {
+    blockFlushedSignalsOnThisThread();
+    made.set_value(makeAhead(request));
+  }).detach();
+}
+
+std::optional<CounterConfigurations::Outcome> CounterConfigurations::makeAhead(const CounterRequest &request) {
+  // cuInit returns here once the program's own has (the shim is loaded inside it).
+  if (!diagnostics_.driver(cuInit(0), "cuInit"))
+    return std::nullopt;
+  if (!initializeProfiler())
+    return Outcome::NotAllowed;
+  std::optional<std::string> chip = chipOf(0);
+  if (!chip)
+    return Outcome::Failed;
+  if (!CuptiProfilerHost::knowsChip(*chip))
+    return std::nullopt;
+  return make(nullptr, 0, *chip, request);
+}
+
+CounterConfigurations::Outcome CounterConfigurations::configure(CUcontext context, CUdevice device,
+                                                                const CounterRequest &request) {
+  int index = static_cast<int>(device);
+  std::shared_future<std::optional<Outcome>> ahead;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    DeviceCounters &counters = devices_[index];
+    if (counters.claimed)
       return Outcome::Earlier;
+    counters.claimed = true;
+    ahead = counters.ahead;
+  }
+  if (ahead.valid()) {
+    // Bounded, since this waits inside the driver's callback for a thread that asks CUPTI and the driver.
+    if (ahead.wait_for(aheadPatience) != std::future_status::ready) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      devices_[index].abandoned = true;
+      diagnostics_.warn("counters-ahead", "the counter configurations made ahead for device " +
+                                              std::to_string(index) + " did not come within " +
+                                              std::to_string(aheadPatience.count()) +
+                                              " s: counters are off there; durations continue");
+      return Outcome::Failed;
+    }
+    if (std::optional<Outcome> made = ahead.get())
+      return *made;
   }
   if (!initializeProfiler())
     return Outcome::NotAllowed;
-  DeviceCounters counters;
-  Outcome outcome = make(counters, context, device, requested, addTensorMetrics, trafficSet);
-  if (outcome == Outcome::Made) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    hosts_[index] = std::move(counters);
-  }
-  return outcome;
+  std::optional<std::string> chip = chipOf(index);
+  return chip ? make(context, index, *chip, request) : Outcome::Failed;
 }
 
 bool CounterConfigurations::initializeProfiler() {
@@ -37,50 +84,61 @@ bool CounterConfigurations::initializeProfiler() {
   return profilerUsable_;
 }
 
-CounterConfigurations::Outcome CounterConfigurations::make(DeviceCounters &counters, CUcontext context,
-                                                           CUdevice device, const std::vector<std::string> &requested,
-                                                           bool addTensorMetrics, bool trafficSet) {
-  diagnostics_.trace("configuring the counters of device " + std::to_string(device));
+std::optional<std::string> CounterConfigurations::chipOf(int device) {
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
   if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName)
-    return Outcome::Failed;
-  // Which counters this device can collect now: each device's configuration is made from its own.
+    return std::nullopt;
+  return std::string(chip.pChipName);
+}
+
+CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, int device, const std::string &chip,
+                                                           const CounterRequest &request) {
+  diagnostics_.trace("configuring the counters of device " + std::to_string(device));
+  // Which counters this device can collect now, from a context where there is one: configurations made
+  // ahead have none (the chip needs none), those of a later device keep it (with the first device's, the
+  // second GPU's FLOP and tensor counters once came back empty; docs/runtime.md).
   std::vector<uint8_t> availability;
-  CUpti_Profiler_GetCounterAvailability_Params query{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-  query.ctx = context;
-  CUptiResult sized = cuptiProfilerGetCounterAvailability(&query);
-  if (sized == CUPTI_SUCCESS) {
-    availability.resize(query.counterAvailabilityImageSize);
-    query.pCounterAvailabilityImage = availability.data();
-    if (cuptiProfilerGetCounterAvailability(&query) != CUPTI_SUCCESS)
-      availability.clear();
-  }
-  if (sized == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
-    diagnostics_.warn("privileges", "counters are off: no permission to read GPU performance counters (run as "
-                                    "root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0); "
-                                    "durations continue");
-    return Outcome::NotAllowed;
+  if (context) {
+    CUpti_Profiler_GetCounterAvailability_Params query{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    query.ctx = context;
+    CUptiResult sized = cuptiProfilerGetCounterAvailability(&query);
+    if (sized == CUPTI_SUCCESS) {
+      availability.resize(query.counterAvailabilityImageSize);
+      query.pCounterAvailabilityImage = availability.data();
+      if (cuptiProfilerGetCounterAvailability(&query) != CUPTI_SUCCESS)
+        availability.clear();
+    }
+    if (sized == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
+      diagnostics_.warn("privileges", "counters are off: no permission to read GPU performance counters (run as "
+                                      "root, or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0); "
+                                      "durations continue");
+      return Outcome::NotAllowed;
+    }
   }
   auto full = std::make_unique<CuptiProfilerHost>(diagnostics_);
-  if (!full->configure(chip.pChipName, availability, requested, addTensorMetrics))
+  if (!full->configure(chip, availability, request.metrics, request.addTensorMetrics))
     return Outcome::Failed;
   diagnostics_.trace("counters of device " + std::to_string(device) + " configured: " +
                      std::to_string(full->passes().value_or(0)) + " passes");
   std::unique_ptr<CuptiProfilerHost> traffic;
-  if (trafficSet && full->passes().value_or(1) > 1) {
+  if (request.trafficSet && full->passes().value_or(1) > 1) {
     std::vector<std::string> trafficList;
     for (const std::string &metric : full->metrics())
       if (std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end())
         trafficList.push_back(metric);
     traffic = std::make_unique<CuptiProfilerHost>(diagnostics_);
-    bool onePass = !trafficList.empty() && traffic->configure(chip.pChipName, availability, trafficList, false) &&
+    bool onePass = !trafficList.empty() && traffic->configure(chip, availability, trafficList, false) &&
                    traffic->passes() == 1;
     diagnostics_.trace("traffic set of device " + std::to_string(device) + ": " +
                        (onePass ? "one pass" : "not available"));
     if (!onePass)
       traffic.reset();
   }
+  std::lock_guard<std::mutex> lock(mutex_);
+  DeviceCounters &counters = devices_[device];
+  if (counters.abandoned)
+    return Outcome::Failed;
   counters.full = std::move(full);
   counters.traffic = std::move(traffic);
   return Outcome::Made;
@@ -88,8 +146,8 @@ CounterConfigurations::Outcome CounterConfigurations::make(DeviceCounters &count
 
 CuptiProfilerHost *CounterConfigurations::hostFor(int device, CounterSet set) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = hosts_.find(device);
-  if (it == hosts_.end())
+  auto it = devices_.find(device);
+  if (it == devices_.end() || !it->second.full)
     return nullptr;
   const DeviceCounters &counters = it->second;
   return set == CounterSet::Traffic && counters.traffic ? counters.traffic.get() : counters.full.get();

@@ -26,12 +26,14 @@ constexpr double slowProfilingSeconds = 10;
 
 } // namespace
 
+CounterRequest CounterSessions::request() const {
+  return {options_.metricsMode == MetricsMode::List ? options_.metrics : defaultMetrics(),
+          options_.metricsMode == MetricsMode::Default, options_.trafficSet};
+}
+
 void CounterSessions::configure(CUcontext context, CUdevice device) {
-  const std::vector<std::string> &requested =
-      options_.metricsMode == MetricsMode::List ? options_.metrics : defaultMetrics();
   using Outcome = CounterConfigurations::Outcome;
-  Outcome outcome = counters_.configure(context, device, requested, options_.metricsMode == MetricsMode::Default,
-                                        options_.trafficSet);
+  Outcome outcome = counters_.configure(context, device, request());
   if (outcome == Outcome::NotAllowed)
     selector_.stopProfiling();
   if (outcome != Outcome::Made)

@@ -40,7 +40,10 @@ public:
       : diagnostics_(diagnostics), timing_(timing), options_(options), selector_(selector), counters_(counters),
         devices_(devices), gating_(gating), profiler_(diagnostics) {}
 
-  /// Makes the counter configurations of device at its first context, from inside the driver's callback.
+  /// At the shim's start: device 0's counter configurations begin on a thread of their own.
+  void prepare() { counters_.prepare(request()); }
+  /// Takes the counter configurations of device at its first context (making them where they were not made
+  /// ahead), from inside the driver's callback.
   void configure(CUcontext context, CUdevice device);
   /// Before context goes away.
   void release(CUcontext context) { profiler_.release(context); }
@@ -57,6 +60,8 @@ public:
   void warnIfStuck();
 
 private:
+  CounterRequest request() const;
+
   Diagnostics &diagnostics_;
   ShimTiming &timing_;
   const RunOptions &options_;

@@ -14,16 +14,23 @@ CuptiPmSampling::~CuptiPmSampling() {
   diagnostics_.cupti(cuptiPmSamplingDisable(&disable), "cuptiPmSamplingDisable");
 }
 
-bool CuptiPmSampling::configure(int device, const std::string &chip, const std::vector<std::string> &metrics) {
+bool CuptiPmSampling::configure(int device, const std::string &chip, const std::vector<std::string> &metrics,
+                                bool askAvailability) {
   // The counters PM sampling can read on this device: asked size first, then the image.
-  CUpti_PmSampling_GetCounterAvailability_Params available{CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
-  available.deviceIndex = static_cast<size_t>(device);
-  if (!diagnostics_.cupti(cuptiPmSamplingGetCounterAvailability(&available), "cuptiPmSamplingGetCounterAvailability"))
-    return false;
-  std::vector<uint8_t> availability(available.counterAvailabilityImageSize);
-  available.pCounterAvailabilityImage = availability.data();
-  if (!diagnostics_.cupti(cuptiPmSamplingGetCounterAvailability(&available), "cuptiPmSamplingGetCounterAvailability"))
-    return false;
+  std::vector<uint8_t> availability;
+  if (askAvailability) {
+    CUpti_PmSampling_GetCounterAvailability_Params available{
+        CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
+    available.deviceIndex = static_cast<size_t>(device);
+    if (!diagnostics_.cupti(cuptiPmSamplingGetCounterAvailability(&available),
+                            "cuptiPmSamplingGetCounterAvailability"))
+      return false;
+    availability.resize(available.counterAvailabilityImageSize);
+    available.pCounterAvailabilityImage = availability.data();
+    if (!diagnostics_.cupti(cuptiPmSamplingGetCounterAvailability(&available),
+                            "cuptiPmSamplingGetCounterAvailability"))
+      return false;
+  }
   if (!host_.configure(chip, availability, metrics, /*addTensorMetrics=*/false))
     return false;
   diagnostics_.trace("PM sampling: configuration made for device " + std::to_string(device));

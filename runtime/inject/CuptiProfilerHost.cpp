@@ -14,6 +14,16 @@ CuptiProfilerHost::~CuptiProfilerHost() {
   }
 }
 
+bool CuptiProfilerHost::knowsChip(const std::string &chip) {
+  CUpti_Profiler_Host_GetSupportedChips_Params p{CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
+  if (cuptiProfilerHostGetSupportedChips(&p) != CUPTI_SUCCESS)
+    return false;
+  for (size_t i = 0; i < p.numChips; ++i)
+    if (chip == p.ppChipNames[i])
+      return true;
+  return false;
+}
+
 bool CuptiProfilerHost::exists(const std::string &metric) {
   CUpti_Profiler_Host_GetMetricProperties_Params p{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
   p.pHostObject = host_;

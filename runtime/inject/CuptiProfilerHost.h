@@ -24,9 +24,13 @@ public:
   CuptiProfilerHost(const CuptiProfilerHost &) = delete;
   CuptiProfilerHost &operator=(const CuptiProfilerHost &) = delete;
 
-  /// Sets up the host object for chip with the counter availability of a context, keeps the requested
-  /// metrics the chip has (warning about each one it lacks), adds the tensor-pipe metrics it has when
-  /// addTensorMetrics, and builds the configuration image. false when no metric can be collected.
+  /// Whether this CUPTI can configure chip's counters without a counter availability image (it needs one
+  /// for chips newer than itself): a configuration can then be made before the device has a context.
+  static bool knowsChip(const std::string &chip);
+
+  /// Sets up the host object for chip (with a counter availability image, or an empty one where knowsChip),
+  /// keeps the requested metrics the chip has (warning about each one it lacks), adds the tensor-pipe metrics
+  /// it has when addTensorMetrics, and builds the configuration image. false when no metric can be collected.
   bool configure(const std::string &chip, const std::vector<uint8_t> &counterAvailability,
                  const std::vector<std::string> &requested, bool addTensorMetrics);
 

@@ -5,7 +5,6 @@
 #include "roofcheck/Metrics.h"
 
 #include <cupti_profiler_target.h>
-#include <cupti_target.h>
 
 #include <algorithm>
 #include <chrono>
@@ -106,12 +105,14 @@ bool SampledTraffic::samples(int device) {
 std::unique_ptr<CuptiPmSampling> SampledTraffic::configure(int device) {
   if (!diagnostics_.driver(cuInit(0), "cuInit") || !counters_.initializeProfiler())
     return nullptr;
-  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-  chip.deviceIndex = static_cast<size_t>(device);
-  if (!diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") || !chip.pChipName)
+  std::optional<std::string> chip = counters_.chipOf(device);
+  if (!chip)
     return nullptr;
   auto pm = std::make_unique<CuptiPmSampling>(diagnostics_);
-  if (!pm->configure(device, chip.pChipName, {metrics::DramRead, metrics::DramWrite}))
+  // Device 0's, made ahead, without its counter availability where CUPTI knows the chip: the first launch
+  // waits for it, and a later device's keeps it as the range profiler's configurations do.
+  bool askAvailability = device != 0 || !CuptiProfilerHost::knowsChip(*chip);
+  if (!pm->configure(device, *chip, {metrics::DramRead, metrics::DramWrite}, askAvailability))
     return nullptr;
   return pm;
 }

@@ -62,6 +62,8 @@ int Shim::initialize() {
     file_ = std::make_unique<MeasuredFileWriter>(diagnostics_, timing_, devices_, options_);
     records_ = std::make_unique<LaunchRecords>(diagnostics_, timing_, options_, *selector_, kernels_, activity_,
                                                traffic_, *sessions_, *file_);
+    if (countersWanted_)
+      sessions_->prepare(); // while the program makes its first context
     records_->start();
     records_->setCallbacksOn(callbacks_.enable());
     // Every 10 ms CUPTI hands over its full buffers (partly filled ones: the handler thread's flush), so the
