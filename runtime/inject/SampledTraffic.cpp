@@ -246,6 +246,7 @@ void SampledTraffic::run() {
                                 " ms of GPU time (the decoder fell behind): launches then have no sampled bytes");
         }
         d.pm.reset(); // disabled while its context still exists
+        diagnostics_.trace("PM sampling: disabled on device " + std::to_string(device));
         d.stopped = true;
         changed_.notify_all();
       }
