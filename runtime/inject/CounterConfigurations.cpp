@@ -30,6 +30,17 @@ void CounterConfigurations::prepare(CounterRequest request) {
   }).detach();
 }
 
+void CounterConfigurations::awaitPrepared(std::chrono::milliseconds patience) {
+  std::shared_future<std::optional<Outcome>> ahead;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = devices_.find(0); it != devices_.end())
+      ahead = it->second.ahead;
+  }
+  if (ahead.valid())
+    ahead.wait_for(patience);
+}
+
 std::optional<CounterConfigurations::Outcome> CounterConfigurations::makeAhead(const CounterRequest &request) {
   // cuInit returns here once the program's own has (the shim is loaded inside it).
   if (!diagnostics_.driver(cuInit(0), "cuInit"))

@@ -11,6 +11,7 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <future>
 #include <map>
 #include <memory>
@@ -42,6 +43,10 @@ public:
   /// At the shim's start, before the program has a context: device 0's configurations begin on a thread of
   /// their own (~0.2-0.6 s on the H200 where they were made in the context's callback).
   void prepare(CounterRequest request);
+  /// At the program's exit: until the thread prepare started is done (at most patience), so that it is not
+  /// inside CUPTI while the exit tears CUPTI and the driver down under it (a program that exits right after
+  /// cuInit).
+  void awaitPrepared(std::chrono::milliseconds patience);
   /// Configures device's counters, from the inside of the driver's context callback (no lock held while
   /// CUPTI and the driver are asked), or takes those prepared for it once they are made.
   Outcome configure(CUcontext context, CUdevice device, const CounterRequest &request);

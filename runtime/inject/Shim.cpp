@@ -21,6 +21,9 @@ thread_local bool settingUpContext = false;
 
 // A signal that ends the program waits at most this long for the completed launches to be written.
 constexpr std::chrono::seconds signalPatience{5};
+// The exit waits at most this long for device 0's counter configurations, still being made (~0.2 s after
+// cuInit on an H100).
+constexpr std::chrono::milliseconds preparedPatience{1100};
 
 void onExit() { Shim::instance().finish(); }
 void onExitBeforeRuntime() { Shim::instance().stopSampling(); }
@@ -224,6 +227,8 @@ void Shim::writeOut(bool atExit) {
   std::lock_guard<std::mutex> once(writeOutMutex_);
   if (finished_.exchange(true))
     return;
+  if (atExit)
+    counters_.awaitPrepared(preparedPatience);
   diagnostics_.trace(atExit ? "finish: flushing CUPTI's buffers" : "ended by a signal: flushing CUPTI's buffers");
   int64_t started = timing_.start();
   if (!atExit)
