@@ -593,8 +593,30 @@ MeasuredKernel kernelFrom(const FieldReader &r) {
   return k;
 }
 
-/// A measured/2 launch record; its kernel's fields stay empty until KernelTable::resolve fills them.
-Launch launchFromCompact(const FieldReader &r, int64_t &kernel) {
+/// A measured/2 argument record: its id and bytes in hex.
+std::pair<int64_t, std::string> argumentFrom(const FieldReader &r) {
+  using measured::ArgumentField;
+  std::pair<int64_t, std::string> argument;
+  for (size_t i = 0; i < measured::ArgumentFieldNames.size(); ++i) {
+    auto f = static_cast<ArgumentField>(i);
+    std::string key(measured::nameOf(f));
+    switch (f) {
+    case ArgumentField::Record: break; // the caller read it
+    case ArgumentField::Id: argument.first = nonNegativeInteger(r, key); break;
+    case ArgumentField::Bytes:
+      argument.second = r.string(key);
+      if (argument.second.size() % 2 != 0 ||
+          argument.second.find_first_not_of("0123456789abcdef") != std::string::npos)
+        r.fail(key, "must be bytes in lower-case hex, two digits each");
+      break;
+    }
+  }
+  return argument;
+}
+
+/// A measured/2 launch record; its kernel's fields, and the bytes of the arguments it leaves to argument
+/// records (`arguments`: parameter index, record id), stay empty until RecordTable::resolve fills them.
+Launch launchFromCompact(const FieldReader &r, int64_t &kernel, std::vector<ArgumentReference> &arguments) {
   using measured::LaunchField;
   Launch l;
   for (size_t i = 0; i < measured::LaunchFieldNames.size(); ++i) {
@@ -622,12 +644,17 @@ Launch launchFromCompact(const FieldReader &r, int64_t &kernel) {
         arg.index = static_cast<int>(a);
         if (args[a].is_null())
           continue; // not recorded
+        std::string reference(measured::ArgumentReferenceKey);
         if (args[a].is_number_integer())
           arg.value = args[a].get<int64_t>();
         else if (args[a].is_string())
           arg.hex = args[a].get<std::string>();
-        else
-          r.fail(key, "must hold integers, hex strings or null");
+        else if (args[a].is_object() && args[a].size() == 1 && args[a].contains(reference) &&
+                 args[a][reference].is_number_integer() && args[a][reference].get<int64_t>() >= 0) {
+          arguments.push_back({arg.index, args[a][reference].get<int64_t>()});
+          continue; // its bytes come from the argument record (RecordTable::resolve)
+        } else
+          r.fail(key, "must hold integers, hex strings, {\"" + reference + "\": id} or null");
         l.args.push_back(std::move(arg));
       }
       break;
@@ -646,22 +673,41 @@ Launch launchFromCompact(const FieldReader &r, int64_t &kernel) {
   return l;
 }
 
-/// The kernel records read so far, which later launch records name.
-class KernelTable {
+/// The kernel and argument records read so far, which later launch records name.
+class RecordTable {
 public:
   void add(MeasuredKernel k, const std::string &where) {
     int64_t id = k.id;
     if (!kernels_.emplace(id, std::move(k)).second)
       throw Error(where + ": id: kernel " + std::to_string(id) + " is described twice");
   }
+  void add(std::pair<int64_t, std::string> argument, const std::string &where) {
+    int64_t id = argument.first;
+    if (!arguments_.insert(std::move(argument)).second)
+      throw Error(where + ": id: argument " + std::to_string(id) + " is recorded twice");
+  }
 
   /// Fills in what launch l's kernel record says: names, registers, static shared memory, and each
-  /// argument's place and, from its value, bytes (or from its bytes, nothing: a pointer has no value).
-  void resolve(Launch &l, int64_t kernel, const std::string &where) const {
+  /// argument's place and, from its value or its argument record, bytes (or from its bytes, nothing: a
+  /// pointer has no value).
+  void resolve(Launch &l, int64_t kernel, const std::vector<ArgumentReference> &arguments,
+               const std::string &where) const {
     auto it = kernels_.find(kernel);
     if (it == kernels_.end())
       throw Error(where + ": the launch names kernel " + std::to_string(kernel) +
                   ", which no kernel record before it describes");
+    for (const ArgumentReference &reference : arguments) {
+      auto bytes = arguments_.find(reference.record);
+      if (bytes == arguments_.end())
+        throw Error(where + ": args[" + std::to_string(reference.index) + "]: the launch names argument " +
+                    std::to_string(reference.record) + ", which no argument record before it holds");
+      KernelArgument &a = l.args.emplace_back();
+      a.index = reference.index;
+      a.hex = bytes->second;
+    }
+    if (!arguments.empty())
+      std::stable_sort(l.args.begin(), l.args.end(),
+                       [](const KernelArgument &a, const KernelArgument &b) { return a.index < b.index; });
     const MeasuredKernel &k = it->second;
     l.name = k.name;
     l.mangled = k.mangled;
@@ -687,6 +733,7 @@ public:
 
 private:
   std::unordered_map<int64_t, MeasuredKernel> kernels_;
+  std::unordered_map<int64_t, std::string> arguments_; ///< bytes in hex by id
 };
 
 
@@ -726,6 +773,8 @@ struct RecordLine {
 struct Record {
   std::optional<Launch> launch;
   std::optional<int64_t> kernelOfLaunch; ///< measured/2: the id the launch names
+  std::vector<ArgumentReference> argumentsOfLaunch; ///< measured/2: parameter index, argument record id
+  std::optional<std::pair<int64_t, std::string>> argument; ///< measured/2: an argument record
   std::optional<MeasuredKernel> kernel;
   std::vector<std::string> warnings;
   int64_t line = 0;
@@ -761,7 +810,7 @@ Record parseRecordLine(const RecordLine &line, MeasuredVersion version, const st
   bool compact = version == MeasuredVersion::KernelRecords;
   if (compact) {
     int64_t kernel = 0;
-    if ((out.launch = parseLaunchQuickly(line.text, kernel))) {
+    if ((out.launch = parseLaunchQuickly(line.text, kernel, out.argumentsOfLaunch))) {
       out.kernelOfLaunch = kernel;
       return out;
     }
@@ -780,12 +829,14 @@ Record parseRecordLine(const RecordLine &line, MeasuredVersion version, const st
     std::string kind = r.string("record");
     if (kind == measured::LaunchRecord && compact) {
       int64_t kernel = 0;
-      out.launch = launchFromCompact(r, kernel);
+      out.launch = launchFromCompact(r, kernel, out.argumentsOfLaunch);
       out.kernelOfLaunch = kernel;
     } else if (kind == measured::LaunchRecord) {
       out.launch = launchFrom(r);
     } else if (kind == measured::KernelRecord && compact) {
       out.kernel = kernelFrom(r);
+    } else if (kind == measured::ArgumentRecord && compact) {
+      out.argument = argumentFrom(r);
     } else if (kind == "header")
       r.fail("record", "a second header");
     else if (kind == "summary")
@@ -815,16 +866,18 @@ std::vector<Record> parseChunk(const std::string &chunk, int64_t firstLine, bool
 }
 
 /// Hands a parsed record on in file order: a kernel to the table, a launch, once its kernel is known, to take.
-void takeRecord(Record &r, KernelTable &kernels, std::vector<std::string> &warnings, const std::string &source,
+void takeRecord(Record &r, RecordTable &records, std::vector<std::string> &warnings, const std::string &source,
                 const std::function<void(Launch &&)> &take) {
   for (std::string &w : r.warnings)
     warnings.push_back(std::move(w));
   if (r.kernel)
-    kernels.add(std::move(*r.kernel), source + ":" + std::to_string(r.line));
+    records.add(std::move(*r.kernel), source + ":" + std::to_string(r.line));
+  if (r.argument)
+    records.add(std::move(*r.argument), source + ":" + std::to_string(r.line));
   if (!r.launch)
     return;
   if (r.kernelOfLaunch)
-    kernels.resolve(*r.launch, *r.kernelOfLaunch, source + ":" + std::to_string(r.line));
+    records.resolve(*r.launch, *r.kernelOfLaunch, r.argumentsOfLaunch, source + ":" + std::to_string(r.line));
   take(std::move(*r.launch));
 }
 
@@ -857,12 +910,12 @@ void MeasuredReader::forEachLaunch(const std::function<void(const Launch &)> &ta
   // Four in flight keep both cores of the development machine busy; two left it at 1.3 (bench/report-scale.sh).
   constexpr size_t ChunkBytes = 1 << 20, Workers = 4;
   std::deque<std::future<std::vector<Record>>> pending;
-  KernelTable kernels;
+  RecordTable described;
   auto takeOldest = [&] {
     std::vector<Record> records = pending.front().get();
     pending.pop_front();
     for (Record &r : records)
-      takeRecord(r, kernels, warnings_, path_, [&](Launch &&l) { take(l); });
+      takeRecord(r, described, warnings_, path_, [&](Launch &&l) { take(l); });
   };
   std::string carried; // the start of a line the last chunk cut
   for (bool final = false; !final;) {
@@ -904,9 +957,9 @@ MeasuredFile parseMeasuredLines(std::string_view text, const std::string &source
   MeasuredVersion version{};
   file.header = parseHeaderLine(line.text, source + ":" + std::to_string(line.number), version);
   std::string rest{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  KernelTable kernels;
+  RecordTable described;
   for (Record &record : parseChunk(rest, number + 1, /*final=*/true, version, source))
-    takeRecord(record, kernels, file.warnings, source, [&](Launch &&l) { file.launches.push_back(std::move(l)); });
+    takeRecord(record, described, file.warnings, source, [&](Launch &&l) { file.launches.push_back(std::move(l)); });
   return file;
 }
 

@@ -25,7 +25,8 @@ constexpr int64_t Int32Min = std::numeric_limits<int32_t>::min(), Int32Max = std
 /// for what it does not take, and the line goes to launchFromCompact.
 class LaunchEvents {
 public:
-  LaunchEvents(Launch &launch, int64_t &kernel) : l_(launch), kernel_(kernel) {}
+  LaunchEvents(Launch &launch, int64_t &kernel, std::vector<ArgumentReference> &references)
+      : l_(launch), kernel_(kernel), references_(references) {}
   bool complete() const { return done_ && (seen_ & Required) == Required; }
 
   bool null() {
@@ -76,6 +77,8 @@ public:
       counts_ = field_ == LaunchField::Metrics ? &l_.metrics : &l_.sampled;
       return (place_ = In::Metrics), true;
     }
+    if (place_ == In::Args) // an argument record's id: {"argument": id}
+      return (place_ = In::Reference), true;
     return false; // an object in an unknown field: launchFromCompact's business
   }
   bool key(std::string_view name) {
@@ -91,11 +94,19 @@ public:
       metricName_ = name;
       return !counts_->count(metricName_);
     }
-    return false;
+    if (place_ != In::Reference || name != measured::ArgumentReferenceKey || reference_ != Reference::Opened)
+      return false;
+    return (reference_ = Reference::Keyed), true;
   }
   bool end_object() {
     if (place_ == In::Metrics)
       return (place_ = In::Record), true;
+    if (place_ == In::Reference) {
+      if (reference_ != Reference::Read)
+        return false;
+      reference_ = Reference::Opened;
+      return (place_ = In::Args), true;
+    }
     if (place_ == In::Record) {
       done_ = true;
       return (place_ = In::Top), true;
@@ -125,7 +136,8 @@ public:
   }
 
 private:
-  enum class In { Top, Record, Dim, Args, Nvtx, Metrics };
+  enum class In { Top, Record, Dim, Args, Reference, Nvtx, Metrics };
+  enum class Reference { Opened, Keyed, Read }; ///< how far into {"argument": id}
 
   KernelArgument &argument() {
     KernelArgument &a = l_.args.emplace_back();
@@ -153,6 +165,12 @@ private:
       (*dim_)[dimCount_++] = v;
       return true;
     case In::Args: return argument().value = v, true;
+    case In::Reference:
+      if (v < 0 || reference_ != Reference::Keyed)
+        return false;
+      reference_ = Reference::Read;
+      references_.push_back({argIndex_++, v});
+      return true;
     case In::Metrics: return metric(static_cast<double>(v));
     default: return false;
     }
@@ -170,6 +188,7 @@ private:
 
   Launch &l_;
   int64_t &kernel_;
+  std::vector<ArgumentReference> &references_;
   In place_ = In::Top;
   bool done_ = false;
   uint32_t seen_ = 0;
@@ -177,6 +196,7 @@ private:
   Dim3 *dim_ = nullptr;
   int dimCount_ = 0;
   int argIndex_ = 0;
+  Reference reference_ = Reference::Opened;
   std::string metricName_;
   std::map<std::string, double> *counts_ = nullptr; ///< metrics or sampled, whichever object is open
 };
@@ -199,7 +219,7 @@ public:
   }
 
 private:
-  static constexpr int MaxDepth = 2; // the record, an array or the metrics in it
+  static constexpr int MaxDepth = 3; // the record, an array or the metrics in it, an argument's reference in args
 
   void space() {
     while (at_ < s_.size() && (s_[at_] == ' ' || s_[at_] == '\t' || s_[at_] == '\n' || s_[at_] == '\r'))
@@ -349,11 +369,15 @@ private:
 
 } // namespace
 
-std::optional<Launch> parseLaunchQuickly(std::string_view line, int64_t &kernel) {
+std::optional<Launch> parseLaunchQuickly(std::string_view line, int64_t &kernel,
+                                         std::vector<ArgumentReference> &references) {
   Launch launch;
-  LaunchEvents events(launch, kernel);
-  if (!JsonScanner(line, events).record() || !events.complete())
+  references.clear();
+  LaunchEvents events(launch, kernel, references);
+  if (!JsonScanner(line, events).record() || !events.complete()) {
+    references.clear();
     return std::nullopt;
+  }
   return launch;
 }
 

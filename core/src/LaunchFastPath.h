@@ -10,11 +10,21 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace roofcheck {
 
+/// A launch's argument whose bytes are in an argument record: the parameter's index, the record's id.
+struct ArgumentReference {
+  int index = 0;
+  int64_t record = 0;
+  bool operator==(const ArgumentReference &) const = default;
+};
+
 /// The launch of a well-formed measured/2 launch record line, with the id of the kernel it names in
-/// `kernel` (the kernel's own fields and each argument's place stay empty); nullopt for any other line.
-std::optional<Launch> parseLaunchQuickly(std::string_view line, int64_t &kernel);
+/// `kernel` and its arguments left to argument records in `references` (the kernel's own fields, each
+/// argument's place and those arguments stay out of the launch); nullopt for any other line.
+std::optional<Launch> parseLaunchQuickly(std::string_view line, int64_t &kernel,
+                                         std::vector<ArgumentReference> &references);
 
 } // namespace roofcheck

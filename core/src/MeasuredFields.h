@@ -1,4 +1,4 @@
-// The fields of roofcheck.measured/2's kernel and launch records, each named once: the writer
+// The fields of roofcheck.measured/2's kernel, argument and launch records, each named once: the writer
 // (MeasuredRecords.cpp) writes them in this order, launchFrom and the quick reader (LaunchFastPath.cpp)
 // find them by these names, and docs/schemas/measured.schema.json lists the same.
 #pragma once
@@ -26,8 +26,14 @@ inline constexpr std::array<std::string_view, 18> LaunchFieldNames = {
     "sampled", "sampled_shared"};
 inline constexpr LaunchField FirstOptionalLaunchField = LaunchField::Cluster;
 
+/// An argument too large to write in every launch record: its bytes once, in hex, under an id that the
+/// launches carrying that value name as {"argument": id} at the argument's index.
+enum class ArgumentField { Record, Id, Bytes };
+inline constexpr std::array<std::string_view, 3> ArgumentFieldNames = {"record", "id", "bytes"};
+
 inline constexpr std::string_view nameOf(KernelField f) { return KernelFieldNames[static_cast<size_t>(f)]; }
 inline constexpr std::string_view nameOf(LaunchField f) { return LaunchFieldNames[static_cast<size_t>(f)]; }
+inline constexpr std::string_view nameOf(ArgumentField f) { return ArgumentFieldNames[static_cast<size_t>(f)]; }
 
 template <typename Field, size_t N>
 std::optional<Field> fieldNamed(const std::array<std::string_view, N> &names, std::string_view key) {
@@ -39,5 +45,8 @@ std::optional<Field> fieldNamed(const std::array<std::string_view, N> &names, st
 
 inline constexpr std::string_view KernelRecord = "kernel";
 inline constexpr std::string_view LaunchRecord = "launch";
+inline constexpr std::string_view ArgumentRecord = "argument";
+/// The one key of a launch's reference to an argument record.
+inline constexpr std::string_view ArgumentReferenceKey = "argument";
 
 } // namespace roofcheck::measured

@@ -75,10 +75,17 @@ private:
 
 bool isDefault(const Dim3 &d) { return d == Dim3{1, 1, 1}; }
 
-/// What a launch record says of one argument: its value where the bytes are that integer (the reader
-/// makes the bytes again), else its bytes in hex; null for one too large to record.
-void appendArgument(RecordText &text, const KernelArgument &a) {
-  if (a.size > RecordedArgumentBytes)
+/// What a launch record says of one argument: the argument record that holds its bytes, its value where
+/// the bytes are that integer (the reader makes the bytes again), else its bytes in hex; null for one too
+/// large to write here.
+void appendArgument(RecordText &text, const KernelArgument &a, std::optional<int64_t> record) {
+  if (record) {
+    text.raw("{");
+    text.string(measured::ArgumentReferenceKey);
+    text.raw(":");
+    text.integer(*record);
+    text.raw("}");
+  } else if (a.size > RecordedArgumentBytes)
     text.raw("null");
   else if (a.value && littleEndianHex(*a.value, a.size) == a.hex)
     text.integer(*a.value);
@@ -128,7 +135,8 @@ void appendMetrics(RecordText &text, const std::map<std::string, double> &metric
 
 } // namespace
 
-void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
+void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l,
+                        const std::vector<std::optional<int64_t>> &argumentRecords) {
   using measured::LaunchField;
   std::vector<const KernelArgument *> args; // by parameter index, null where the launch carries none
   for (const KernelArgument &a : l.args)
@@ -137,7 +145,11 @@ void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
         args.resize(static_cast<size_t>(a.index) + 1);
       args[static_cast<size_t>(a.index)] = &a;
     }
-  while (!args.empty() && (!args.back() || args.back()->size > RecordedArgumentBytes))
+  auto recordOf = [&](size_t index) {
+    return index < argumentRecords.size() ? argumentRecords[index] : std::nullopt;
+  };
+  while (!args.empty() &&
+         (!args.back() || (args.back()->size > RecordedArgumentBytes && !recordOf(args.size() - 1))))
     args.pop_back(); // a null at the end says nothing
   RecordText text(out);
   for (size_t i = 0; i < measured::LaunchFieldNames.size(); ++i) {
@@ -170,7 +182,7 @@ void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &l) {
     case LaunchField::Args:
       text.array(args, [&](const KernelArgument *a) {
         if (a)
-          appendArgument(text, *a);
+          appendArgument(text, *a, recordOf(static_cast<size_t>(a->index)));
         else
           text.raw("null");
       });
@@ -198,7 +210,7 @@ void MeasuredRecordWriter::append(std::string &out, const Launch &l) {
       params[static_cast<size_t>(a.index)] = std::pair{a.offset, a.size};
     }
   std::vector<Kernel> &sameName = kernels_[l.mangled];
-  const Kernel *kernel = nullptr;
+  Kernel *kernel = nullptr;
   for (auto it = sameName.rbegin(); it != sameName.rend() && !kernel; ++it)
     if (it->name == l.name && it->registers == l.registers && it->sharedStatic == l.sharedStatic &&
         (l.args.empty() || it->params == params))
@@ -208,7 +220,41 @@ void MeasuredRecordWriter::append(std::string &out, const Launch &l) {
     kernel = &sameName.back();
     appendKernelRecord(out, kernel->id, l, params);
   }
-  appendLaunchRecord(out, kernel->id, l);
+  std::vector<std::optional<int64_t>> argumentRecords; // by parameter index
+  for (const KernelArgument &a : l.args)
+    if (a.index >= 0 && a.size > RecordedArgumentBytes && a.size <= ArgumentRecordBytes &&
+        static_cast<int64_t>(a.hex.size()) == 2 * a.size &&
+        a.hex.find_first_not_of("0123456789abcdef") == std::string::npos)
+      if (std::optional<int64_t> id = argumentRecord(out, *kernel, a.hex)) {
+        if (argumentRecords.size() <= static_cast<size_t>(a.index))
+          argumentRecords.resize(static_cast<size_t>(a.index) + 1);
+        argumentRecords[static_cast<size_t>(a.index)] = id;
+      }
+  appendLaunchRecord(out, kernel->id, l, argumentRecords);
+}
+
+std::optional<int64_t> MeasuredRecordWriter::argumentRecord(std::string &out, Kernel &kernel, const std::string &hex) {
+  if (auto it = arguments_.find(hex); it != arguments_.end())
+    return it->second;
+  auto bytes = static_cast<int64_t>(hex.size() / 2);
+  if (kernel.argumentBytes + bytes > ArgumentBytesPerKernel)
+    return std::nullopt;
+  kernel.argumentBytes += bytes;
+  auto id = static_cast<int64_t>(arguments_.size());
+  arguments_.emplace(hex, id);
+  using measured::ArgumentField;
+  RecordText text(out);
+  for (size_t i = 0; i < measured::ArgumentFieldNames.size(); ++i) {
+    auto f = static_cast<ArgumentField>(i);
+    text.field(f);
+    switch (f) {
+    case ArgumentField::Record: text.string(measured::ArgumentRecord); break;
+    case ArgumentField::Id: text.integer(id); break;
+    case ArgumentField::Bytes: text.string(hex); break;
+    }
+  }
+  text.end();
+  return id;
 }
 
 } // namespace roofcheck

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -41,10 +42,20 @@ Launch launchNumbered(int64_t i, const std::string &name = "scale(float*, int)")
   return l;
 }
 
-/// A launch record line as the shim writes it (kernel 0), without its newline.
-std::string launchLine(const Launch &l) {
+/// A launch record line as the shim writes it (kernel 0), without its newline; the arguments in references
+/// left to argument records.
+std::string launchLine(const Launch &l, const std::vector<ArgumentReference> &references = {}) {
+  Launch written = l;
+  std::vector<std::optional<int64_t>> records; // by parameter index
+  for (const ArgumentReference &r : references) {
+    written.args.push_back({r.index, 0, RecordedArgumentBytes + 1, "", std::nullopt}); // its place only
+    records.resize(std::max(records.size(), static_cast<size_t>(r.index) + 1));
+    records[static_cast<size_t>(r.index)] = r.record;
+  }
+  std::sort(written.args.begin(), written.args.end(),
+            [](const KernelArgument &a, const KernelArgument &b) { return a.index < b.index; });
   std::string line;
-  appendLaunchRecord(line, 0, l);
+  appendLaunchRecord(line, 0, written, records);
   line.pop_back();
   return line;
 }
@@ -53,9 +64,10 @@ std::string launchLine(const Launch &l) {
 /// the record, except for fields the record spells out at their defaults.
 void expectSameLaunch(const std::string &line, const std::string &where) {
   int64_t kernel = -1;
-  std::optional<Launch> quick = parseLaunchQuickly(line, kernel);
+  std::vector<ArgumentReference> references;
+  std::optional<Launch> quick = parseLaunchQuickly(line, kernel, references);
   ASSERT_TRUE(quick) << where;
-  Json record = Json::parse(line), read = Json::parse(launchLine(*quick));
+  Json record = Json::parse(line), read = Json::parse(launchLine(*quick, references));
   EXPECT_EQ(kernel, record.at("kernel").get<int64_t>()) << where;
   for (const auto &[key, value] : record.items())
     if (key != "kernel" && !value.is_null())
@@ -133,7 +145,15 @@ TEST(MeasuredReader, OldFilesReadTheSameWrittenAgainAsKernelRecords) {
       MeasuredFile again = parseMeasuredLines(text, "again");
       ASSERT_EQ(again.launches.size(), old.launches.size()) << entry.path();
       for (size_t i = 0; i < old.launches.size(); ++i) {
-        std::erase_if(old.launches[i].args, [](const KernelArgument &a) { return a.size > RecordedArgumentBytes; });
+        // A large argument comes back as it was, or not at all (its kernel had its argument records).
+        auto large = [](const KernelArgument &a) { return a.size > RecordedArgumentBytes; };
+        for (const KernelArgument &a : again.launches[i].args)
+          if (large(a))
+            EXPECT_NE(std::find(old.launches[i].args.begin(), old.launches[i].args.end(), a),
+                      old.launches[i].args.end())
+                << entry.path() << ": launch " << i;
+        std::erase_if(old.launches[i].args, large);
+        std::erase_if(again.launches[i].args, large);
         EXPECT_TRUE(again.launches[i] == old.launches[i]) << entry.path() << ": launch " << i;
       }
       std::istringstream in(text);
@@ -144,7 +164,8 @@ TEST(MeasuredReader, OldFilesReadTheSameWrittenAgainAsKernelRecords) {
           continue;
         ++launches;
         int64_t kernel = 0;
-        if (parseLaunchQuickly(line, kernel)) {
+        std::vector<ArgumentReference> references;
+        if (parseLaunchQuickly(line, kernel, references)) {
           ++quick;
           expectSameLaunch(line, entry.path().string() + ": " + std::to_string(record["index"].get<int64_t>()));
         }
@@ -182,6 +203,10 @@ TEST(MeasuredReader, QuickPathLeavesEverythingElseToTheCheckedPath) {
       {"a metric that is text", edited([](Json &j) { j["metrics"]["dram__bytes_read.sum"] = "1"; })},
       {"an argument that is an object", edited([](Json &j) { j["args"][0] = Json::object(); })},
       {"an argument that is true", edited([](Json &j) { j["args"][0] = true; })},
+      {"a reference without its id", edited([](Json &j) { j["args"][0] = Json{{"argument", nullptr}}; })},
+      {"a negative reference", edited([](Json &j) { j["args"][0] = Json{{"argument", -1}}; })},
+      {"a reference by another key", edited([](Json &j) { j["args"][0] = Json{{"record", 1}}; })},
+      {"a reference with a second key", edited([](Json &j) { j["args"][0] = Json{{"argument", 1}, {"id", 2}}; })},
       {"zero replay passes", edited([](Json &j) { j["replay_passes"] = 0; })},
       {"an object where none is known", edited([](Json &j) { j["extra"] = Json::object(); })},
       {"a repeated field", good.substr(0, good.size() - 1) + ",\"index\":8}"},
@@ -206,21 +231,33 @@ TEST(MeasuredReader, QuickPathLeavesEverythingElseToTheCheckedPath) {
       {"a comma too many", replaced("\"index\":7", "\"index\":7,")},
   };
   int64_t kernel = 0;
+  std::vector<ArgumentReference> references;
   for (const auto &[what, line] : malformed) {
-    EXPECT_FALSE(parseLaunchQuickly(line, kernel)) << what;
+    EXPECT_FALSE(parseLaunchQuickly(line, kernel, references)) << what;
     EXPECT_TRUE(Json::parse(line, nullptr, false).is_discarded() || what == "an index past 64 bits") << what;
   }
   // White space anywhere JSON allows it reads the same.
   expectSameLaunch(Json::parse(good).dump(2), "indented");
-  for (const auto &[what, line] : others)
-    EXPECT_FALSE(parseLaunchQuickly(line, kernel)) << what;
+  for (const auto &[what, line] : others) {
+    EXPECT_FALSE(parseLaunchQuickly(line, kernel, references)) << what;
+    EXPECT_TRUE(references.empty()) << what;
+  }
+  // Arguments left to argument records: their references, in parameter order.
+  std::string referring = edited([](Json &j) {
+    j["args"][0] = Json{{"argument", 3}};
+    j["args"].push_back(Json{{"argument", 0}});
+  });
+  ASSERT_TRUE(parseLaunchQuickly(referring, kernel, references));
+  std::vector<ArgumentReference> expected = {{0, 3}, {static_cast<int>(Json::parse(good)["args"].size()), 0}};
+  EXPECT_EQ(references, expected);
+  expectSameLaunch(referring, "referring");
   // Fields the checked path ignores are ignored here too, and optional ones given as null are absent.
   std::optional<Launch> commented = parseLaunchQuickly(
       edited([](Json &j) {
         j["comment"] = "from a later version";
         j["cluster"] = nullptr;
       }),
-      kernel);
+      kernel, references);
   ASSERT_TRUE(commented);
-  EXPECT_EQ(*commented, *parseLaunchQuickly(good, kernel));
+  EXPECT_EQ(*commented, *parseLaunchQuickly(good, kernel, references));
 }

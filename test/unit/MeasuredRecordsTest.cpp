@@ -123,24 +123,73 @@ TEST(MeasuredRecords, ArgumentsAreValuesHexOrNull) {
   Launch l = scale(0);
   l.args = {{1, 8, 4, "00001000", 1048576},                      // an integer: its value
             {2, 16, 8, "0000a012347f0000", std::nullopt},         // a pointer: its bytes, no value
-            {3, 24, 4096, std::string(8192, 'a'), std::nullopt},  // too large to record
-            {4, 4120, 4, "ffffffff", 7}};                         // a value its bytes do not hold: the bytes
+            {3, 24, 4097, std::string(8194, 'a'), std::nullopt},  // too large to record
+            {4, 4124, 4, "ffffffff", 7}};                         // a value its bytes do not hold: the bytes
   std::vector<std::string> records = lines(written({l}));
   ASSERT_EQ(records.size(), 2u);
-  EXPECT_NE(records[0].find(R"("params":[null,[8,4],[16,8],[24,4096],[4120,4]])"), std::string::npos) << records[0];
+  EXPECT_NE(records[0].find(R"("params":[null,[8,4],[16,8],[24,4097],[4124,4]])"), std::string::npos) << records[0];
   EXPECT_NE(records[1].find(R"("args":[null,1048576,"0000a012347f0000",null,"ffffffff"])"), std::string::npos)
       << records[1];
   MeasuredFile file = parseMeasuredLines(headerLine() + records[0] + "\n" + records[1] + "\n", "m.jsonl");
   ASSERT_EQ(file.launches.size(), 1u);
   std::vector<KernelArgument> expected = {{1, 8, 4, "00001000", 1048576},
                                           {2, 16, 8, "0000a012347f0000", std::nullopt},
-                                          {4, 4120, 4, "ffffffff", std::nullopt}};
+                                          {4, 4124, 4, "ffffffff", std::nullopt}};
   EXPECT_EQ(file.launches[0].args, expected);
   // Nothing recorded at the end is left out: a launch of only large arguments has none.
-  l.args = {{0, 0, 4096, std::string(8192, 'a'), std::nullopt}};
+  l.args = {{0, 0, 4097, std::string(8194, 'a'), std::nullopt}};
   EXPECT_EQ(lines(written({l}))[1].find("args"), std::string::npos);
   EXPECT_EQ(littleEndianHex(-2, 2), "feff");
   EXPECT_EQ(littleEndianHex(10, 4), "0a000000");
+}
+
+TEST(MeasuredRecords, LargeArgumentsAreRecordedOncePerValue) {
+  // A by-value struct of 88 bytes, as CUTLASS's Params: each distinct value in an argument record of its
+  // own, which launches name.
+  auto withParams = [](int64_t index, const std::string &hex) {
+    Launch l = scale(index);
+    l.args = {{0, 0, 8, "0000a012347f0000", std::nullopt}, {1, 8, 88, hex, std::nullopt}};
+    return l;
+  };
+  const std::string a(176, 'a'), b(176, 'b'), c(176, 'c');
+  Launch other = withParams(3, b);
+  other.name = "gemm(Params)";
+  other.mangled = "_Z4gemm6Params";
+  std::string text = written({withParams(0, a), withParams(1, a), withParams(2, c), other});
+  std::vector<std::string> records = lines(text);
+  ASSERT_EQ(records.size(), 9u) << text;
+  EXPECT_EQ(records[1], R"({"record":"argument","id":0,"bytes":")" + a + R"("})");
+  EXPECT_NE(records[2].find(R"("args":["0000a012347f0000",{"argument":0}])"), std::string::npos) << records[2];
+  EXPECT_NE(records[3].find(R"("args":["0000a012347f0000",{"argument":0}])"), std::string::npos) << records[3];
+  EXPECT_EQ(records[4].substr(0, 37), R"({"record":"argument","id":1,"bytes":")");
+  EXPECT_NE(records[5].find(R"({"argument":1}])"), std::string::npos) << records[5];
+  EXPECT_EQ(records[6].substr(0, 27), R"({"record":"kernel","id":1,")");
+  EXPECT_EQ(records[7].substr(0, 37), R"({"record":"argument","id":2,"bytes":")");
+  for (size_t i : {2, 3, 5, 8})
+    EXPECT_LE(records[i].size(), 200u) << records[i];
+  MeasuredFile file = parseMeasuredLines(headerLine() + text, "m.jsonl");
+  ASSERT_EQ(file.launches.size(), 4u);
+  EXPECT_EQ(file.launches[1], withParams(1, a));
+  EXPECT_EQ(file.launches[2], withParams(2, c));
+  EXPECT_EQ(file.launches[3], other);
+
+  // A kernel's argument records hold so many bytes; later values are not recorded, a value already
+  // recorded (by any kernel) still is.
+  const int fit = static_cast<int>(ArgumentBytesPerKernel / 88);
+  std::vector<Launch> many;
+  for (int i = 0; i < fit + 2; ++i)
+    many.push_back(withParams(i, littleEndianHex(i, 88)));
+  many.push_back(withParams(fit + 2, littleEndianHex(0, 88)));
+  records = lines(written(many));
+  ASSERT_EQ(records.size(), 1u + fit + many.size());
+  EXPECT_NE(records.back().find(R"({"argument":0}])"), std::string::npos) << records.back();
+  file = parseMeasuredLines(headerLine() + written(many), "m.jsonl");
+  ASSERT_EQ(file.launches.size(), many.size());
+  EXPECT_EQ(file.launches[fit - 1], many[fit - 1]);
+  Launch unrecorded = many[fit];
+  unrecorded.args.pop_back();
+  EXPECT_EQ(file.launches[fit], unrecorded);
+  EXPECT_EQ(file.launches.back(), many.back());
 }
 
 TEST(MeasuredRecords, ErrorsNameTheLine) {
@@ -159,6 +208,26 @@ TEST(MeasuredRecords, ErrorsNameTheLine) {
   Json noKernel = Json::parse(launch);
   noKernel.erase("kernel");
   EXPECT_EQ(errorFor(kernel + "\n" + noKernel.dump() + "\n"), "m.jsonl:3: kernel: missing");
+  // Argument records: named before they are written, written twice, not hex, or not the parameter's size.
+  Launch large = scale(0);
+  large.args = {{0, 0, 72, std::string(144, 'e'), std::nullopt}};
+  std::vector<std::string> withArgument = lines(written({large}));
+  const std::string &kernel72 = withArgument[0], &argument = withArgument[1], &launch72 = withArgument[2];
+  EXPECT_EQ(errorFor(kernel72 + "\n" + launch72 + "\n"),
+            "m.jsonl:3: args[0]: the launch names argument 0, which no argument record before it holds");
+  EXPECT_EQ(errorFor(kernel72 + "\n" + argument + "\n" + argument + "\n"),
+            "m.jsonl:4: id: argument 0 is recorded twice");
+  Json upper = Json::parse(argument);
+  upper["bytes"] = "AB";
+  EXPECT_EQ(errorFor(upper.dump() + "\n"), "m.jsonl:2: bytes: must be bytes in lower-case hex, two digits each");
+  Json shorter = Json::parse(argument);
+  shorter["bytes"] = "abcd";
+  EXPECT_EQ(errorFor(kernel72 + "\n" + shorter.dump() + "\n" + launch72 + "\n"),
+            "m.jsonl:4: args[0]: 4 hex digits for a parameter of 72 bytes");
+  Json badReference = Json::parse(launch72);
+  badReference["args"][0] = Json{{"argument", -1}};
+  EXPECT_EQ(errorFor(kernel72 + "\n" + argument + "\n" + badReference.dump() + "\n"),
+            "m.jsonl:4: args: must hold integers, hex strings, {\"argument\": id} or null");
   Json badParams = Json::parse(kernel);
   badParams["params"] = Json::array({Json::array({0})});
   EXPECT_EQ(errorFor(badParams.dump() + "\n"),

@@ -15,9 +15,15 @@
 
 namespace roofcheck {
 
-/// Arguments larger than this are recorded by their place only (null): no static formula binds a
-/// by-value struct, and PyTorch's multi-tensor metadata (about 4 KiB a launch) would be most of the file.
+/// Arguments up to this size are written in every launch record that carries them.
 inline constexpr int64_t RecordedArgumentBytes = 64;
+/// Larger ones up to this size (by-value structs: CUTLASS's Params, a functor's captures, whose members
+/// static formulas name) are written once per distinct value, as an argument record that launches name; a
+/// kernel's argument records hold at most ArgumentBytesPerKernel of its arguments' bytes, later values are
+/// not recorded (null): PyTorch's multi-tensor metadata, 3-4 KiB of addresses that change from launch to
+/// launch, would otherwise grow the file with every step (a 10-step MLP run: 96 values in 13 kernels, 400 KB).
+inline constexpr int64_t ArgumentRecordBytes = 4096;
+inline constexpr int64_t ArgumentBytesPerKernel = 32768;
 
 /// Lower-case hex, in memory order, of the `size` low bytes of value as a little-endian integer
 /// ("0a000000" for 10 and size 4).
@@ -25,15 +31,19 @@ std::string littleEndianHex(int64_t value, int64_t size);
 
 /// Appends launch's record, naming kernel, with its newline. Each argument is written at its index: its
 /// value where its bytes are that integer (the reader makes the bytes again from the kernel record's
-/// size), else its hex bytes; null where the launch has none or the argument is over RecordedArgumentBytes.
-void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &launch);
+/// size), else its hex bytes; {"argument": id} where argumentRecords (by parameter index) names the
+/// argument record that holds them; null where the launch has none or the argument is over
+/// RecordedArgumentBytes without a record.
+void appendLaunchRecord(std::string &out, int64_t kernel, const Launch &launch,
+                        const std::vector<std::optional<int64_t>> &argumentRecords = {});
 
 /// Writes launches as measured/2 records: the shim's one writer, and every test's.
 class MeasuredRecordWriter {
 public:
   /// Appends launch's record, after its kernel's record where this writer has not written that kernel
-  /// yet; each line ends with '\n'. A kernel is its names, registers, static shared memory and the
-  /// layout of the arguments the launch carries (a launch without arguments, as a graph's, matches any).
+  /// yet, and after an argument record for each large argument whose value it has not written yet; each
+  /// line ends with '\n'. A kernel is its names, registers, static shared memory and the layout of the
+  /// arguments the launch carries (a launch without arguments, as a graph's, matches any).
   void append(std::string &out, const Launch &launch);
 
 private:
@@ -44,9 +54,15 @@ private:
     int registers = 0;
     int64_t sharedStatic = 0;
     Layout params;
+    int64_t argumentBytes = 0; ///< in the argument records written for this kernel's launches
   };
+  /// The id of the argument record holding hex, written into out first where it is new and kernel may
+  /// have another; nullopt where it may not.
+  std::optional<int64_t> argumentRecord(std::string &out, Kernel &kernel, const std::string &hex);
+
   std::unordered_map<std::string, std::vector<Kernel>> kernels_; ///< by mangled name
   int64_t nextId_ = 0;
+  std::unordered_map<std::string, int64_t> arguments_; ///< argument record ids by their bytes in hex
 };
 
 } // namespace roofcheck

@@ -1,7 +1,11 @@
 #include "ArgumentDecoder.h"
 
+#include "roofcheck/Contracts.h"
+#include "roofcheck/MeasuredRecords.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace roofcheck;
@@ -75,6 +79,36 @@ TEST(ArgumentDecoder, OddSizedStructHasHexOnly) {
   ASSERT_EQ(args.size(), 1u);
   EXPECT_EQ(args[0].hex, "010203");
   EXPECT_FALSE(args[0].value);
+}
+
+TEST(ArgumentDecoder, LargeStructReachesTheFileThroughAnArgumentRecord) {
+  // A parameter block as CUTLASS's Params, 88 bytes: its whole bytes, which the writer puts in an argument
+  // record once and the reader gives back to every launch that names it.
+  struct Params {
+    const float *in;
+    float *out;
+    int32_t rows, cols;
+    int64_t reserved[8];
+  } params{nullptr, nullptr, 1000, 512, {}};
+  static_assert(sizeof(Params) == 88);
+  const void *values[] = {&params};
+  std::vector<KernelArgument> args = decodeArguments({{0, 88}}, values, {ParamKind::Scalar});
+  ASSERT_EQ(args.size(), 1u);
+  EXPECT_EQ(args[0].hex.substr(32, 16), "e803000000020000");
+  Launch l;
+  l.name = "gemm(Params)";
+  l.mangled = "_Z4gemm6Params";
+  l.args = args;
+  MeasuredRecordWriter writer;
+  std::string text;
+  writer.append(text, l);
+  l.index = 1;
+  writer.append(text, l);
+  MeasuredHeader header;
+  MeasuredFile file = parseMeasuredLines(toJson(header).dump() + "\n" + text, "m.jsonl");
+  ASSERT_EQ(file.launches.size(), 2u);
+  EXPECT_EQ(file.launches[1].args, args);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4) << text; // kernel, argument, two launches
 }
 
 TEST(ArgumentDecoder, NoParamsPointerGivesNoArguments) {
