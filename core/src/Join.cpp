@@ -339,14 +339,22 @@ void LaunchJoin::take(const Launch &l, const MeasuredHeader &header, const std::
     ++withoutDuration_;
   totalTimeNs_ += duration.value_or(0);
 
-  // The signature's key is made of the raw argument bytes; they are decoded once, for its first launch.
+  // The signature's key is made of the raw argument bytes; they are decoded once, for its first launch. Of
+  // a struct, only the members the formulas name: its pointers (CUTLASS's Params) would split one shape's
+  // launches into a signature each.
   std::string sigKey = dimText(l.grid) + dimText(l.block);
   if (k.kernel)
     for (const KernelParam &p : k.kernel->params)
-      if (scalarKind(p.type) != ScalarKind::NotScalar || !p.fields.empty())
-        for (const KernelArgument &a : l.args)
-          if (a.index == p.index)
-            sigKey += " " + std::to_string(p.index) + "=" + a.hex;
+      for (const KernelArgument &a : l.args) {
+        if (a.index != p.index)
+          continue;
+        if (scalarKind(p.type) != ScalarKind::NotScalar)
+          sigKey += " " + std::to_string(p.index) + "=" + a.hex;
+        for (const ParamField &f : p.fields) {
+          size_t at = std::min(a.hex.size(), static_cast<size_t>(2 * f.offset));
+          sigKey += " " + f.name + "=" + a.hex.substr(at, static_cast<size_t>(2 * f.size));
+        }
+      }
   auto [sit, newSig] = index.signatures.try_emplace(sigKey, k.signatures.size());
   if (newSig)
     k.signatures.push_back(newSignature(k, l, path));
