@@ -2,7 +2,10 @@
 roofcheck measured file (its "sampled" DRAM bytes, PM sampling in the shim) beside the same launch profiled
 by ncu in one pass (dram__bytes_read/write.sum, --cache-control none), matched as the i-th launch of the same
 mangled kernel in both. Prints the agreement for launches of at least MIN_US (reads and writes of over 1 MB
-within 5%), and per kernel (all its launches summed) within 2% where ncu's own two runs agree within 2%.
+within 5%), where the misses are (launches sharing a sample or alone in theirs, reads or writes) and the
+errors' median and 90th percentile, and per kernel (all its launches summed) within 2% where ncu's own two
+runs agree within 2%; then ncu's second run against its first by the same launch criterion: the agreement
+the counters themselves allow.
 usage: sampled-traffic.py MEASURED.jsonl NCU1.csv NCU2.csv [MIN_US]"""
 import collections
 import csv
@@ -38,8 +41,19 @@ def ours(path):
     return by_kernel
 
 
+def as_measured(ncu):
+    """An ncu run (ncu_launches) in the shape of ours(): its counts as the launches' sampled bytes."""
+    return {name: [{"sampled": {READ: m.get(READ, 0.0), WRITE: m.get(WRITE, 0.0)}, "duration_ns": m.get(TIME, 0.0)}
+                   for m in launches] for name, launches in ncu.items()}
+
+
 def within(a, b, tolerance):
     return b > 0 and abs(a - b) / b <= tolerance
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
 def compare(mine, first, second, min_ns=20000, show=print):
@@ -48,6 +62,9 @@ def compare(mine, first, second, min_ns=20000, show=print):
     (launches within 5%, launches compared, kernels within 2%, kernels ncu repeats within 2%)."""
     launches = long_ok = long_total = unsampled = shared = 0
     misses, kernels = [], []
+    places = collections.Counter()  # launches checked and missed, sharing a sample or alone
+    missed_on = collections.Counter()  # misses on reads only, writes only, both
+    errors = ([], [])  # relative errors of reads and writes
     for name, ours_list in mine.items():
         theirs = first.get(name, [])
         if len(theirs) != len(ours_list):
@@ -76,9 +93,16 @@ def compare(mine, first, second, min_ns=20000, show=print):
                 if not checked:
                     continue
                 long_total += 1
-                if all(within(got[k], want[k], 0.05) for k in checked):
+                place = "sharing a sample" if l.get("sampled_shared") else "alone"
+                places[place] += 1
+                for k in checked:
+                    errors[k].append(abs(got[k] - want[k]) / want[k])
+                off = [k for k in checked if not within(got[k], want[k], 0.05)]
+                if not off:
                     long_ok += 1
                 else:
+                    places[place + " missed"] += 1
+                    missed_on[("reads", "writes", "both")[2 if len(off) == 2 else off[0]]] += 1
                     misses.append((name, i, l.get("duration_ns"), got, want, bool(l.get("sampled_shared"))))
         if complete and max(sums["ncu"]) > 1e6:
             repeatable = all(within(sums["ncu2"][k], sums["ncu"][k], 0.02) for k in range(2) if sums["ncu"][k] > 1e6)
@@ -87,6 +111,12 @@ def compare(mine, first, second, min_ns=20000, show=print):
     show(f"launches compared: {launches}; without sampled bytes: {unsampled}; flagged shared: {shared}")
     show(f"launches of at least {min_ns / 1000:.0f} us moving over 1 MB: {long_ok} of {long_total} within 5% of ncu "
          f"(reads and writes)")
+    show(f"  missed: {places['sharing a sample missed']} of {places['sharing a sample']} sharing a sample, "
+         f"{places['alone missed']} of {places['alone']} alone; on reads only {missed_on['reads']}, writes only "
+         f"{missed_on['writes']}, both {missed_on['both']}")
+    show("  relative error, median and 90th percentile: " + ", ".join(
+        f"{what} {100 * percentile(e, 0.5):.1f}% and {100 * percentile(e, 0.9):.1f}%"
+        for what, e in zip(("reads", "writes"), errors)))
     for name, i, ns, got, want, was_shared in misses[:40]:
         show(f"  miss {name[:70]} #{i} {ns / 1000:.1f} us: read {got[0]:.4g} vs {want[0]:.4g}, "
              f"write {got[1]:.4g} vs {want[1]:.4g}{' (shared)' if was_shared else ''}")
@@ -104,7 +134,10 @@ def compare(mine, first, second, min_ns=20000, show=print):
 
 def main():
     min_ns = float(sys.argv[4]) * 1000 if len(sys.argv) > 4 else 20000
-    compare(ours(sys.argv[1]), ncu_launches(sys.argv[2]), ncu_launches(sys.argv[3]), min_ns)
+    first, second = ncu_launches(sys.argv[2]), ncu_launches(sys.argv[3])
+    compare(ours(sys.argv[1]), first, second, min_ns)
+    ok, total, _, _ = compare(as_measured(second), first, second, min_ns, show=lambda line: None)
+    print(f"ncu's second run against its first: {ok} of {total} launches within 5% (reads and writes)")
 
 
 if __name__ == "__main__":
