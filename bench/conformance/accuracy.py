@@ -188,14 +188,16 @@ def read_expansions(path):
     return table
 
 
-def measured2_args(values, params):
-    """measured/2's arguments (an integer, signed, of its parameter's size, or hex bytes) as measured/1's
-    objects (index and hex)."""
+def measured2_args(values, params, arguments):
+    """measured/2's arguments (an integer, signed, of its parameter's size, hex bytes, or the id of the
+    argument record in `arguments` that holds them) as measured/1's objects (index and hex)."""
     args = []
     for index, value in enumerate(values):
         if value is None or index >= len(params) or params[index] is None:
             continue
-        if isinstance(value, int):
+        if isinstance(value, dict):
+            value = arguments[value["argument"]]
+        elif isinstance(value, int):
             value = (value & ((1 << (8 * params[index][1])) - 1)).to_bytes(params[index][1], "little").hex()
         args.append({"index": index, "hex": value})
     return args
@@ -206,16 +208,18 @@ def read_launches(directory):
     in a kernel record the launches refer to; measured/1 in each launch)."""
     launches = []
     for path in sorted(glob.glob(os.path.join(directory, "*.jsonl"))):
-        kernels = {}
+        kernels, arguments = {}, {}
         for line in open(path):
             record = json.loads(line)
             if record.get("record") == "kernel":
                 kernels[record["id"]] = record
+            elif record.get("record") == "argument":
+                arguments[record["id"]] = record["bytes"]
             elif record.get("record") == "launch":
                 if "kernel" in record:
                     kernel = kernels[record["kernel"]]
                     record.update(name=kernel["name"], mangled=kernel["mangled"],
-                                  args=measured2_args(record.get("args", []), kernel["params"]))
+                                  args=measured2_args(record.get("args", []), kernel["params"], arguments))
                 launches.append(record)
     return launches
 
