@@ -639,12 +639,12 @@ Launch launchFromCompact(const FieldReader &r, int64_t &kernel, std::vector<Argu
       const Json &args = r.raw(key);
       if (!args.is_array())
         r.fail(key, "must be an array");
+      const std::string reference(measured::ArgumentReferenceKey);
       for (size_t a = 0; a < args.size(); ++a) {
         KernelArgument arg;
         arg.index = static_cast<int>(a);
         if (args[a].is_null())
           continue; // not recorded
-        std::string reference(measured::ArgumentReferenceKey);
         if (args[a].is_number_integer())
           arg.value = args[a].get<int64_t>();
         else if (args[a].is_string())
@@ -865,7 +865,8 @@ std::vector<Record> parseChunk(const std::string &chunk, int64_t firstLine, bool
   return records;
 }
 
-/// Hands a parsed record on in file order: a kernel to the table, a launch, once its kernel is known, to take.
+/// Hands a parsed record on in file order: a kernel or an argument record to the table, a launch, once its
+/// kernel and arguments are known, to take.
 void takeRecord(Record &r, RecordTable &records, std::vector<std::string> &warnings, const std::string &source,
                 const std::function<void(Launch &&)> &take) {
   for (std::string &w : r.warnings)
