@@ -291,9 +291,19 @@ Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const
   } else {
     sig.values = evaluate(*k.kernel, sig.bindings, &why);
   }
-  if (!why.empty())
+  if (!why.empty()) {
+    // Arguments the formulas read that the run did not record (a graph's launch, a struct past its
+    // kernel's argument records): the reason a symbol is unbound.
+    std::string unrecorded;
+    for (const KernelParam &p : k.kernel->params)
+      if ((scalarKind(p.type) != ScalarKind::NotScalar || !p.fields.empty()) &&
+          std::none_of(l.args.begin(), l.args.end(), [&](const KernelArgument &a) { return a.index == p.index; }))
+        unrecorded += (unrecorded.empty() ? "" : ", ") + p.name;
+    if (!unrecorded.empty())
+      why += " (no bytes recorded for " + unrecorded + ")";
     notEvaluated_.push_back(k.name + " at launch " + std::to_string(l.index) + " (" + dimText(l.grid) + " " +
                             dimText(l.block) + "): " + why);
+  }
   return sig;
 }
 
