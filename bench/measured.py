@@ -20,7 +20,8 @@ def launches(path):
                 arguments[record["id"]] = record["bytes"]
             elif kind == "launch":
                 if "args" in record:
-                    record["args"] = [arguments.get(a["argument"]) if isinstance(a, dict) else a for a in record["args"]]
+                    record["args"] = [arguments.get(a["argument"]) if isinstance(a, dict) else a
+                                      for a in record["args"]]
                 kernel = kernels.get(record.get("kernel"))
                 if kernel is not None:
                     for field in ("name", "mangled", "registers", "shared_static"):
