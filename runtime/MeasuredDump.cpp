@@ -36,6 +36,15 @@ std::string value(const std::map<std::string, double> &values, const std::string
   return text;
 }
 
+// An argument as the formulas see it: its integer value; "ptr" for a pointer (8 bytes the shim gave no
+// value); "<N>B" for a by-value struct of N bytes. An argument the run recorded no bytes for prints "-".
+std::string argument(const roofcheck::KernelArgument &a) {
+  if (a.value)
+    return std::to_string(*a.value);
+  size_t bytes = a.hex.size() / 2;
+  return bytes == sizeof(void *) ? "ptr" : std::to_string(bytes) + "B";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -52,8 +61,13 @@ int main(int argc, char **argv) {
     std::sort(launches.begin(), launches.end(), [](auto &a, auto &b) { return a.index < b.index; });
     for (const roofcheck::Launch &l : launches) {
       std::string args;
-      for (const roofcheck::KernelArgument &a : l.args)
-        args += (args.empty() ? "" : ",") + (a.value ? std::to_string(*a.value) : std::string("ptr"));
+      int next = 0;
+      for (const roofcheck::KernelArgument &a : l.args) {
+        for (; next < a.index; ++next)
+          args += std::string(args.empty() ? "" : ",") + "-";
+        args += (args.empty() ? "" : ",") + argument(a);
+        next = a.index + 1;
+      }
       std::string nvtx;
       for (const std::string &r : l.nvtx)
         nvtx += (nvtx.empty() ? "" : "/") + r;
