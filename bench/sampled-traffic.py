@@ -65,6 +65,7 @@ def compare(mine, first, second, min_ns=20000, show=print):
     places = collections.Counter()  # launches checked and missed, sharing a sample or alone
     missed_on = collections.Counter()  # misses on reads only, writes only, both
     errors = ([], [])  # relative errors of reads and writes
+    together = {"ours": [0.0, 0.0], "ncu": [0.0, 0.0]}  # every launch compared with sampled bytes
     for name, ours_list in mine.items():
         theirs = first.get(name, [])
         if len(theirs) != len(ours_list):
@@ -88,6 +89,8 @@ def compare(mine, first, second, min_ns=20000, show=print):
                 sums["ours"][k] += got[k]
                 sums["ncu"][k] += want[k]
                 sums["ncu2"][k] += again[k]
+                together["ours"][k] += got[k]
+                together["ncu"][k] += want[k]
             if (l.get("duration_ns") or 0) >= min_ns:
                 checked = [k for k in range(2) if want[k] > 1e6]
                 if not checked:
@@ -129,6 +132,9 @@ def compare(mine, first, second, min_ns=20000, show=print):
         show(f"  {'ok  ' if agree else 'MISS'} {'rep' if rep else 'var'} {name[:70]} x{count}: read "
              f"{o[0] / max(n[0], 1):.4f} write {o[1] / max(n[1], 1):.4f} of ncu (ncu2/ncu {n2[0] / max(n[0], 1):.4f} "
              f"{n2[1] / max(n[1], 1):.4f}; ncu read {n[0]:.4g} write {n[1]:.4g})")
+    o, n = together["ours"], together["ncu"]
+    show(f"launches with sampled bytes together: read {o[0] / max(n[0], 1):.4f} write {o[1] / max(n[1], 1):.4f} of "
+         f"ncu (ncu read {n[0]:.4g} write {n[1]:.4g})")
     return long_ok, long_total, kernels_ok, len(repeatable)
 
 
