@@ -37,7 +37,7 @@ std::string value(const std::map<std::string, double> &values, const std::string
 }
 
 // An argument as the formulas see it: its integer value; "ptr" for a pointer (8 bytes the shim gave no
-// value); "<N>B" for a by-value struct of N bytes. An argument the run recorded no bytes for prints "-".
+// value); "<N>B" for a by-value struct of N bytes. (One the run recorded no bytes for is "-", by the caller.)
 std::string argument(const roofcheck::KernelArgument &a) {
   if (a.value)
     return std::to_string(*a.value);
