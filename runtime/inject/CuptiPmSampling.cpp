@@ -60,7 +60,7 @@ bool CuptiPmSampling::enable(int device, uint64_t intervalNs, size_t hardwareBuf
   return true;
 }
 
-bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
+std::optional<size_t> CuptiPmSampling::counterDataSize(uint32_t maxSamples) {
   CUpti_PmSampling_GetCounterDataSize_Params size{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
   size.pPmSamplingObject = object_;
   size.pMetricNames = const_cast<const char **>(host_.metricNames().data());
@@ -68,8 +68,16 @@ bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
   size.maxSamples = maxSamples;
   if (!object_ ||
       !diagnostics_.cupti(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize"))
+    return std::nullopt;
+  return size.counterDataSize;
+}
+
+bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
+  std::optional<size_t> one = counterDataSize(1), two = counterDataSize(2), all = counterDataSize(maxSamples);
+  if (!one || !two || !all)
     return false;
-  counterData_.assign(size.counterDataSize, 0);
+  layout_ = PmCounterDataLayout::fromSizes(*one, *two, maxSamples, *all);
+  counterData_.assign(*all, 0);
   CUpti_PmSampling_CounterDataImage_Initialize_Params init{
       CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pPmSamplingObject = object_;
@@ -79,6 +87,7 @@ bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
                           "cuptiPmSamplingCounterDataImageInitialize"))
     return false;
   blankCounterData_ = counterData_;
+  writtenBytes_ = 0;
   return true;
 }
 
@@ -116,7 +125,8 @@ bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
   // docs/benchmarks.md): the image is made larger than what one decode normally finds waiting.
   if (!object_ || blankCounterData_.empty())
     return false;
-  std::copy(blankCounterData_.begin(), blankCounterData_.end(), counterData_.begin());
+  blankCounterData();
+  writtenBytes_ = counterData_.size(); // until the decode says how much of it holds samples
   CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
   decode.pPmSamplingObject = object_;
   decode.pCounterDataImage = counterData_.data();
@@ -147,11 +157,31 @@ bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
     if (values)
       samples.push_back({sample.startTimestamp, sample.endTimestamp, std::move(*values)});
   }
+  // Samples begun and not completed are written too.
+  writtenBytes_ = layout_.writtenBytes(std::max(info.numPopulatedSamples, info.numCompletedSamples),
+                                       counterData_.size());
   bool full = decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
   if (full)
     diagnostics_.trace("PM sampling: a decode filled its image of " + std::to_string(info.numCompletedSamples) +
                        " samples: those read past it are lost");
   return full;
+}
+
+void CuptiPmSampling::blankCounterData() {
+  // Copying all of a 10,000-sample image before each decode took longer than decoding the few hundred samples
+  // a decode finds (docs/benchmarks.md). The part the last decode wrote is checked once against the whole
+  // blank image, after the first decode that found samples.
+  std::copy(blankCounterData_.begin(), blankCounterData_.begin() + writtenBytes_, counterData_.begin());
+  if (layoutChecked_ || !layout_.known() || writtenBytes_ <= layout_.headerBytes + layout_.sampleBytes ||
+      writtenBytes_ == counterData_.size())
+    return;
+  layoutChecked_ = true;
+  if (!std::equal(counterData_.begin(), counterData_.end(), blankCounterData_.begin())) {
+    diagnostics_.trace("PM sampling: a decode wrote past the samples it decoded: the whole image is made blank "
+                       "before each decode");
+    layout_ = {};
+    std::copy(blankCounterData_.begin(), blankCounterData_.end(), counterData_.begin());
+  }
 }
 
 } // namespace roofcheck::runtime

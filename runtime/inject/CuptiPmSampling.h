@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../PmAttribution.h"
+#include "../PmCounterDataLayout.h"
 #include "CuptiProfilerHost.h"
 #include "Diagnostics.h"
 
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,8 +53,13 @@ public:
   const std::vector<std::string> &metrics() const { return host_.metrics(); }
 
 private:
+  /// The size of a counter data image for maxSamples samples.
+  std::optional<size_t> counterDataSize(uint32_t maxSamples);
   /// One image's worth (maxSamples) into samples; true when more are waiting.
   bool decode(std::vector<PmSample> &samples, bool *overflow);
+  /// counterData_ made blank again before a decode: the part the last decode wrote where the image's layout is
+  /// known, all of it otherwise.
+  void blankCounterData();
 
   Diagnostics &diagnostics_;
   CuptiProfilerHost host_;
@@ -60,6 +67,10 @@ private:
   std::vector<uint8_t> counterData_;
   /// counterData_ as initialised, copied over it before each decode rather than initialising it again.
   std::vector<uint8_t> blankCounterData_;
+  PmCounterDataLayout layout_;
+  /// The bytes the last decode may have written, and whether making only those blank was checked yet.
+  size_t writtenBytes_ = 0;
+  bool layoutChecked_ = false;
   bool started_ = false;
   uint64_t lastSampleEnd_ = 0, missingNs_ = 0;
 };

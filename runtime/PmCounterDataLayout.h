@@ -1,0 +1,24 @@
+// Where a decode writes in a PM sampling counter data image. CUPTI documents the image as opaque; its sizes
+// for one, two and maxSamples samples show a header and then a fixed size a sample, and a decode writes the
+// header and the samples it decoded. Making only that part blank again before the next decode, rather than the
+// whole image (~32 MB for 10,000 samples), is what keeps the decoder ahead of 10 us samples; the shim checks
+// the layout once against the whole image (CuptiPmSampling) and makes all of it blank where it is wrong.
+#pragma once
+
+#include <cstddef>
+
+namespace roofcheck::runtime {
+
+struct PmCounterDataLayout {
+  size_t headerBytes = 0;
+  size_t sampleBytes = 0; ///< 0: the sizes showed no such layout
+
+  /// From the image's sizes for one, two and maxSamples samples.
+  static PmCounterDataLayout fromSizes(size_t oneSample, size_t twoSamples, size_t maxSamples, size_t allSamples);
+  bool known() const { return sampleBytes != 0; }
+  /// The bytes of an image of imageBytes that a decode which began `samples` samples may have written: the
+  /// header, those samples and one more; all of them where the layout is not known.
+  size_t writtenBytes(size_t samples, size_t imageBytes) const;
+};
+
+} // namespace roofcheck::runtime
