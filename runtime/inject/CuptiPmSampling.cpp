@@ -168,9 +168,9 @@ bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
 }
 
 void CuptiPmSampling::blankCounterData() {
-  // Copying all of a 10,000-sample image before each decode took longer than decoding the few hundred samples
-  // a decode finds (docs/benchmarks.md). The part the last decode wrote is checked once against the whole
-  // blank image, after the first decode that found samples.
+  // Copying all of a 10,000-sample image before each decode cost 1.3-2.2 us a sample, the written part 0.8
+  // (H100, docs/benchmarks.md). That part is checked once against the whole blank image, after the first
+  // decode that found samples.
   std::copy(blankCounterData_.begin(), blankCounterData_.begin() + writtenBytes_, counterData_.begin());
   if (layoutChecked_ || !layout_.known() || writtenBytes_ <= layout_.headerBytes + layout_.sampleBytes ||
       writtenBytes_ == counterData_.size())

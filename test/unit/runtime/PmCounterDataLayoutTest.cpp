@@ -4,12 +4,13 @@
 
 using roofcheck::runtime::PmCounterDataLayout;
 
-// Sizes of the form the H100's CUPTI gave for two DRAM metrics: a header, then a fixed size a sample.
+// The sizes CUPTI gave on an H100 for two DRAM metrics (docs/benchmarks.md, "PM sampling's decoder").
 TEST(PmCounterDataLayout, HeaderAndSamplesFromLinearSizes) {
-  PmCounterDataLayout layout = PmCounterDataLayout::fromSizes(5000 + 3000, 5000 + 6000, 10000, 5000 + 30000000);
+  PmCounterDataLayout layout = PmCounterDataLayout::fromSizes(5557, 8718, 10000, 31612396);
   EXPECT_TRUE(layout.known());
-  EXPECT_EQ(layout.headerBytes, 5000u);
-  EXPECT_EQ(layout.sampleBytes, 3000u);
+  EXPECT_EQ(layout.headerBytes, 2396u);
+  EXPECT_EQ(layout.sampleBytes, 3161u);
+  EXPECT_EQ(layout.writtenBytes(10000, 31612396), 31612396u);
 }
 
 TEST(PmCounterDataLayout, WrittenBytesAreTheHeaderTheSamplesAndOneMore) {
