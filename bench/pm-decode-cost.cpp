@@ -2,30 +2,37 @@
 // counter data image a decode wrote is enough (docs/benchmarks.md, "PM sampling's decoder"). Samples
 // dram__bytes_read.sum and dram__bytes_write.sum every 10 us into a 64 MiB hardware buffer while device-to-device
 // copies of 256 MiB run for SECONDS (default 1.5), decoding every PERIOD_MS into an image of MAX_SAMPLES; the
-// image is made blank again before each decode: whole (a copy of the blank image), prefix (the part the decode
-// wrote, then compared with the whole blank image), init (cuptiPmSamplingCounterDataImageInitialize), or layout
-// (whole, printing which bytes the first decodes changed). Prints the time a sample of each call, the samples
+// image is made blank again before each decode: whole (a copy of the blank image), prefix (the header, the
+// completed samples and one more, then compared with the whole blank image), init
+// (cuptiPmSamplingCounterDataImageInitialize), or layout (whole, printing which bytes the first decodes changed). Prints the time a sample of each call, the samples
 // lost, and the bytes counted against the copies' (each copy reads and writes its size).
 // build: g++ -std=c++17 -O2 -I$CUDA/include bench/pm-decode-cost.cpp -L$CUDA/lib64 -lcupti -lcuda -lpthread
 // usage: pm-decode-cost whole|prefix|init|layout MAX_SAMPLES PERIOD_MS [SECONDS]   (needs a GPU; root where
-// the driver restricts profiling)
+// the driver restricts profiling). Exit 2 with one line on bad arguments, 1 where a CUDA or CUPTI call fails.
 #include <cuda.h>
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
+#include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
-#include <atomic>
 #include <vector>
 using clk = std::chrono::steady_clock;
 static double us(clk::time_point a, clk::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); }
-#define CK(x) do { int r_ = (x); if (r_) { std::printf("FAIL %s = %d (line %d)\n", #x, r_, __LINE__); std::exit(1); } } while (0)
+#define CK(x) do { int r_ = (x); if (r_) { std::fprintf(stderr, "pm-decode-cost: %s returned %d\n", #x, r_); std::exit(1); } } while (0)
+// A whole argument as a number of at least least; -1 where it is not.
+static double number(const char *text, double least) {
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  return end != text && *end == '\0' && value >= least ? value : -1;
+}
 int main(int argc, char **argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: pm-decode-cost whole|prefix|init|layout MAX_SAMPLES PERIOD_MS [SECONDS]\n");
@@ -36,9 +43,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "pm-decode-cost: unknown way '%s' (whole, prefix, init or layout)\n", mode.c_str());
     return 2;
   }
-  uint32_t maxSamples = std::atoi(argv[2]);
-  int periodMs = std::atoi(argv[3]);
-  double seconds = argc > 4 ? std::atof(argv[4]) : 1.5;
+  double samplesArg = number(argv[2], 2), periodArg = number(argv[3], 0), seconds = argc > 4 ? number(argv[4], 0.001) : 1.5;
+  if (samplesArg < 0 || samplesArg > 1e6 || periodArg < 0 || seconds < 0) {
+    std::fprintf(stderr, "pm-decode-cost: MAX_SAMPLES must be 2 to 1000000, PERIOD_MS 0 or more, SECONDS more than 0\n");
+    return 2;
+  }
+  uint32_t maxSamples = static_cast<uint32_t>(samplesArg);
+  int periodMs = static_cast<int>(periodArg);
   CK(cuInit(0));
   CUdevice dev; CK(cuDeviceGet(&dev, 0));
   CUcontext ctx; CK(cuDevicePrimaryCtxRetain(&ctx, dev)); CK(cuCtxSetCurrent(ctx));
