@@ -182,9 +182,10 @@ int main(int argc, char **argv) {
     // Decoded while the workload runs, as the shim would, so the hardware buffer never fills.
     std::thread decoder([&] {
       while (!done) {
-        std::vector<PmSample> more = pm.drain(&overflow);
+        CuptiPmSampling::Drained more = pm.drain();
         std::lock_guard<std::mutex> lock(samplesMutex);
-        samples.insert(samples.end(), more.begin(), more.end());
+        overflow |= more.overflow;
+        samples.insert(samples.end(), more.samples.begin(), more.samples.end());
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     });
@@ -192,8 +193,9 @@ int main(int argc, char **argv) {
     done = true;
     decoder.join();
     pm.stop();
-    std::vector<PmSample> rest = pm.drain(&overflow);
-    samples.insert(samples.end(), rest.begin(), rest.end());
+    CuptiPmSampling::Drained rest = pm.drain();
+    overflow |= rest.overflow;
+    samples.insert(samples.end(), rest.samples.begin(), rest.samples.end());
   }
   std::vector<unsigned long long> stamped(2 * launches.size());
   check(cudaMemcpy(stamped.data(), spans, stamped.size() * sizeof(stamped[0]), cudaMemcpyDeviceToHost), "spans");

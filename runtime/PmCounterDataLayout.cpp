@@ -1,5 +1,9 @@
 #include "PmCounterDataLayout.h"
 
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
 namespace roofcheck::runtime {
 
 PmCounterDataLayout PmCounterDataLayout::fromSizes(size_t oneSample, size_t twoSamples, size_t maxSamples,
@@ -16,6 +20,46 @@ size_t PmCounterDataLayout::writtenBytes(size_t samples, size_t imageBytes) cons
   if (!known() || imageBytes <= headerBytes || samples >= (imageBytes - headerBytes) / sampleBytes)
     return imageBytes;
   return headerBytes + sampleBytes * (samples + 1);
+}
+
+PmBlankImage::PmBlankImage(std::vector<uint8_t> blank, PmCounterDataLayout layout)
+    : bytes_(std::move(blank)), size_(bytes_.size()) {
+  if (!layout.known() || size_ < layout.headerBytes + 2 * layout.sampleBytes ||
+      (size_ - layout.headerBytes) % layout.sampleBytes != 0)
+    return; // fewer than two samples (nothing to save), or not this layout
+  const uint8_t *first = bytes_.data() + layout.headerBytes;
+  for (size_t at = layout.headerBytes + layout.sampleBytes; at < size_; at += layout.sampleBytes)
+    if (std::memcmp(bytes_.data() + at, first, layout.sampleBytes) != 0)
+      return;
+  headerBytes_ = layout.headerBytes;
+  repeated_ = layout.sampleBytes;
+  bytes_.resize(headerBytes_ + repeated_);
+  bytes_.shrink_to_fit();
+}
+
+void PmBlankImage::restore(std::vector<uint8_t> &image, size_t bytes) const {
+  bytes = std::min(bytes, size_);
+  if (!compact()) {
+    std::copy(bytes_.begin(), bytes_.begin() + bytes, image.begin());
+    return;
+  }
+  std::copy(bytes_.begin(), bytes_.begin() + std::min(bytes, headerBytes_), image.begin());
+  for (size_t at = headerBytes_; at < bytes; at += repeated_)
+    std::copy(bytes_.begin() + headerBytes_, bytes_.begin() + headerBytes_ + std::min(repeated_, bytes - at),
+              image.begin() + at);
+}
+
+bool PmBlankImage::matches(const std::vector<uint8_t> &image) const {
+  if (image.size() != size_)
+    return false;
+  if (!compact())
+    return std::equal(bytes_.begin(), bytes_.end(), image.begin());
+  if (!std::equal(bytes_.begin(), bytes_.begin() + headerBytes_, image.begin()))
+    return false;
+  for (size_t at = headerBytes_; at < size_; at += repeated_)
+    if (std::memcmp(image.data() + at, bytes_.data() + headerBytes_, repeated_) != 0)
+      return false;
+  return true;
 }
 
 } // namespace roofcheck::runtime

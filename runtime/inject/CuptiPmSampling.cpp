@@ -1,10 +1,13 @@
 #include "CuptiPmSampling.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 namespace roofcheck::runtime {
 
 CuptiPmSampling::~CuptiPmSampling() {
+  evaluator_.reset();
   if (!object_)
     return;
   if (started_)
@@ -76,18 +79,28 @@ bool CuptiPmSampling::makeCounterData(uint32_t maxSamples) {
   std::optional<size_t> one = counterDataSize(1), two = counterDataSize(2), all = counterDataSize(maxSamples);
   if (!one || !two || !all)
     return false;
+  evaluator_.reset(); // it may read the images
   layout_ = PmCounterDataLayout::fromSizes(*one, *two, maxSamples, *all);
-  counterData_.assign(*all, 0);
+  std::vector<uint8_t> blank(*all, 0);
   CUpti_PmSampling_CounterDataImage_Initialize_Params init{
       CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pPmSamplingObject = object_;
-  init.counterDataSize = counterData_.size();
-  init.pCounterData = counterData_.data();
+  init.counterDataSize = blank.size();
+  init.pCounterData = blank.data();
   if (!diagnostics_.cupti(cuptiPmSamplingCounterDataImageInitialize(&init),
                           "cuptiPmSamplingCounterDataImageInitialize"))
     return false;
-  blankCounterData_ = counterData_;
-  writtenBytes_ = 0;
+  blank_ = PmBlankImage(std::move(blank), layout_);
+  diagnostics_.trace(std::string("PM sampling: decode images of ") + std::to_string(maxSamples) + " samples, " +
+                     std::to_string(*all) + " bytes each; blank image kept " +
+                     (blank_.compact() ? "as its header and one sample" : "whole"));
+  for (std::vector<uint8_t> &image : counterData_) {
+    image.resize(*all);
+    blank_.restore(image, *all);
+  }
+  writtenBytes_ = {};
+  evaluator_ = std::make_unique<PmSampleEvaluator>(
+      [this](const std::vector<uint8_t> &image, size_t sample) { return host_.evaluate(image, sample); });
   return true;
 }
 
@@ -107,80 +120,90 @@ bool CuptiPmSampling::stop() {
   return object_ && diagnostics_.cupti(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
 }
 
-std::vector<PmSample> CuptiPmSampling::drain(bool *overflow, bool *more, std::chrono::steady_clock::time_point until,
-                                             uint64_t enough) {
-  std::vector<PmSample> samples;
+CuptiPmSampling::Drained CuptiPmSampling::drain(std::chrono::steady_clock::time_point until, uint64_t enough,
+                                                bool pipelined) {
+  Drained drained;
   bool waiting = true;
   while (waiting && lastSampleEnd_ < enough && std::chrono::steady_clock::now() < until)
-    waiting = decode(samples, overflow);
-  if (more)
-    *more = waiting;
-  return samples;
+    waiting = decode(drained);
+  drained.more = waiting;
+  if (evaluator_)
+    drained.samples = evaluator_->take(!pipelined);
+  return drained;
 }
 
-bool CuptiPmSampling::decode(std::vector<PmSample> &samples, bool *overflow) {
+bool CuptiPmSampling::decode(Drained &drained) {
   // Every decode goes into a fresh image and all its completed samples are taken: decoding again into an
   // image that already holds samples gave zero-valued samples after the first drain on the H200. A decode
   // that fills the image loses the records it had read past it (gaps of 0.06-12 ms on the H200,
   // docs/benchmarks.md): the image is made larger than what one decode normally finds waiting.
-  if (!object_ || blankCounterData_.empty())
+  if (!object_ || !evaluator_)
     return false;
-  blankCounterData();
-  writtenBytes_ = counterData_.size(); // until the decode says how much of it holds samples
+  size_t image = nextImage_;
+  std::vector<uint8_t> &counterData = counterData_[image];
+  evaluator_->release(counterData);
+  blankCounterData(image);
+  writtenBytes_[image] = counterData.size(); // until the decode says how much of it holds samples
   CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
   decode.pPmSamplingObject = object_;
-  decode.pCounterDataImage = counterData_.data();
-  decode.counterDataImageSize = counterData_.size();
+  decode.pCounterDataImage = counterData.data();
+  decode.counterDataImageSize = counterData.size();
   if (!diagnostics_.cupti(cuptiPmSamplingDecodeData(&decode), "cuptiPmSamplingDecodeData"))
     return false;
   if (decode.overflow)
-    *overflow = true;
+    drained.overflow = true;
   CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
-  info.pCounterDataImage = counterData_.data();
-  info.counterDataImageSize = counterData_.size();
+  info.pCounterDataImage = counterData.data();
+  info.counterDataImageSize = counterData.size();
   if (!diagnostics_.cupti(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo"))
     return false;
+  std::vector<PmSample> times;
+  times.reserve(info.numCompletedSamples);
   for (size_t i = 0; i < info.numCompletedSamples; ++i) {
     CUpti_PmSampling_CounterData_GetSampleInfo_Params sample{
         CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE};
     sample.pPmSamplingObject = object_;
-    sample.pCounterDataImage = counterData_.data();
-    sample.counterDataImageSize = counterData_.size();
+    sample.pCounterDataImage = counterData.data();
+    sample.counterDataImageSize = counterData.size();
     sample.sampleIndex = i;
     if (!diagnostics_.cupti(cuptiPmSamplingCounterDataGetSampleInfo(&sample),
                             "cuptiPmSamplingCounterDataGetSampleInfo"))
-      return false;
+      break; // the samples before it are still evaluated
     if (lastSampleEnd_ != 0 && sample.startTimestamp > lastSampleEnd_)
       missingNs_ += sample.startTimestamp - lastSampleEnd_;
     lastSampleEnd_ = std::max(lastSampleEnd_, sample.endTimestamp);
-    std::optional<std::map<std::string, double>> values = host_.evaluate(counterData_, i);
-    if (values)
-      samples.push_back({sample.startTimestamp, sample.endTimestamp, std::move(*values)});
+    times.push_back({sample.startTimestamp, sample.endTimestamp, {}});
   }
   // Samples begun and not completed are written too.
-  writtenBytes_ = layout_.writtenBytes(std::max(info.numPopulatedSamples, info.numCompletedSamples),
-                                       counterData_.size());
+  writtenBytes_[image] = layout_.writtenBytes(std::max(info.numPopulatedSamples, info.numCompletedSamples),
+                                              counterData.size());
   bool full = decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
   if (full)
     diagnostics_.trace("PM sampling: a decode filled its image of " + std::to_string(info.numCompletedSamples) +
                        " samples: those read past it are lost");
-  return full;
+  bool complete = times.size() == info.numCompletedSamples;
+  drained.decoded += times.size();
+  evaluator_->evaluate(counterData, std::move(times));
+  nextImage_ = 1 - image;
+  return complete && full;
 }
 
-void CuptiPmSampling::blankCounterData() {
+void CuptiPmSampling::blankCounterData(size_t image) {
   // Copying all of a 10,000-sample image before each decode cost 1.3-2.2 us a sample, the written part 0.8
   // (H100, docs/benchmarks.md). That part is checked once against the whole blank image, after the first
   // decode that found samples.
-  std::copy(blankCounterData_.begin(), blankCounterData_.begin() + writtenBytes_, counterData_.begin());
-  if (layoutChecked_ || !layout_.known() || writtenBytes_ <= layout_.headerBytes + layout_.sampleBytes ||
-      writtenBytes_ == counterData_.size())
+  std::vector<uint8_t> &counterData = counterData_[image];
+  size_t written = writtenBytes_[image];
+  blank_.restore(counterData, written);
+  if (layoutChecked_ || !layout_.known() || written <= layout_.headerBytes + layout_.sampleBytes ||
+      written == counterData.size())
     return;
   layoutChecked_ = true;
-  if (!std::equal(counterData_.begin(), counterData_.end(), blankCounterData_.begin())) {
+  if (!blank_.matches(counterData)) {
     diagnostics_.trace("PM sampling: a decode wrote past the samples it decoded: the whole image is made blank "
                        "before each decode");
     layout_ = {};
-    std::copy(blankCounterData_.begin(), blankCounterData_.end(), counterData_.begin());
+    blank_.restore(counterData, counterData.size());
   }
 }
 

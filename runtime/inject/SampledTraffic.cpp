@@ -15,12 +15,13 @@ namespace roofcheck::runtime {
 
 namespace {
 
-// Decoded this often. A decode that fills its image loses the records it had read past it, so the image is
-// larger than what waits after one period: ~3,300 samples at 10 us, the decoder taking ~8.5 us of CPU a
-// sample on the H200 (docs/benchmarks.md). A round stops after roundLimit, so that a new device or a stop
-// never waits long for it.
+// Decoded this often. A decode that fills its image loses the records it had read past it, so each of the two
+// images is larger than what waits after one period: ~3,300 samples at 10 us, the decoder taking 2.4-5.4 us of
+// CPU a sample on H100s with the evaluation on a thread of its own (docs/benchmarks.md). Images of what the
+// hardware buffer holds (~32,000 samples, ~100 MB each) lost no more samples and made the 0.4 s 10,400-launch
+// program ~0.4 s longer. A round stops after roundLimit, so that a new device or a stop never waits long for it.
 constexpr std::chrono::milliseconds decodePeriod{5};
-constexpr uint32_t samplesPerDecode = 10000; // ~32 MB on the H200, and as much again for its blank copy
+constexpr uint32_t samplesPerDecode = 10000; // ~32 MB an image
 constexpr std::chrono::milliseconds roundLimit{100};
 // ~2.1 KB a sample on the H200: 64 MiB hold ~0.3 s of 10 us samples (16 MiB overflowed with decodes 80 ms
 // apart), and SetConfig takes ~90 ms where 512 MiB took ~300, time every first launch waits.
@@ -131,17 +132,18 @@ std::unique_ptr<CuptiPmSampling> SampledTraffic::begin(int device, CUcontext con
 }
 
 bool SampledTraffic::drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until,
-                           uint64_t enough) {
-  bool overflow = false, more = false;
+                           uint64_t enough, bool pipelined) {
   auto began = std::chrono::steady_clock::now();
-  std::vector<PmSample> samples = pm.drain(&overflow, &more, until, enough);
-  if (diagnostics_.tracing() && !samples.empty())
-    diagnostics_.trace("PM sampling: " + std::to_string(samples.size()) + " samples decoded in " +
+  CuptiPmSampling::Drained drained = pm.drain(until, enough, pipelined);
+  std::vector<PmSample> &samples = drained.samples;
+  if (diagnostics_.tracing() && drained.decoded != 0)
+    diagnostics_.trace("PM sampling: " + std::to_string(drained.decoded) + " samples decoded in " +
                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
                                           std::chrono::steady_clock::now() - began)
                                           .count()) +
-                       " ms" + (more ? ", more waiting" : ""));
-  if (overflow)
+                       " ms" + (drained.more ? ", more waiting" : "") + "; " + std::to_string(samples.size()) +
+                       " evaluated");
+  if (drained.overflow)
     diagnostics_.warn("sampled-traffic-overflow", "PM sampling's hardware buffer filled on device " +
                                                       std::to_string(device) +
                                                       ": launches of that time have no sampled DRAM bytes");
@@ -158,7 +160,7 @@ bool SampledTraffic::drain(int device, CuptiPmSampling &pm, std::chrono::steady_
       }
     ledger_.addSamples(device, std::move(samples));
   }
-  return more;
+  return drained.more;
 }
 
 void SampledTraffic::drainUntilNow(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point deadline) {
@@ -170,7 +172,7 @@ void SampledTraffic::drainUntilNow(int device, CuptiPmSampling &pm, std::chrono:
   if (!diagnostics_.cupti(cuptiGetTimestamp(&now), "cuptiGetTimestamp"))
     return;
   for (;;) {
-    drain(device, pm, deadline, now);
+    drain(device, pm, deadline, now, /*pipelined=*/false);
     {
       std::lock_guard<std::mutex> lock(ledgerMutex_);
       if (ledger_.sampledUntil(device) >= now)
@@ -234,7 +236,7 @@ void SampledTraffic::run() {
         d.pm->stop();
         diagnostics_.trace("PM sampling: stopped on device " + std::to_string(device));
       } else {
-        behind |= drain(device, *d.pm, deadline);
+        behind |= drain(device, *d.pm, deadline, UINT64_MAX, /*pipelined=*/true);
       }
       lock.lock();
       if (stopping) {

@@ -71,10 +71,11 @@ private:
   std::unique_ptr<CuptiPmSampling> configure(int device);
   /// Sampling started on device, from prepared where it is that device's configuration.
   std::unique_ptr<CuptiPmSampling> begin(int device, CUcontext context, std::unique_ptr<CuptiPmSampling> prepared);
-  /// Decodes device's samples into the ledger until none is waiting or the time is until; true if some are.
-  /// Or until the samples reach GPU time enough.
-  bool drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until,
-             uint64_t enough = UINT64_MAX);
+  /// Decodes device's samples into the ledger until none is waiting, the time is until, or the samples reach
+  /// GPU time enough; true if some are still waiting. Where pipelined, the last image's samples may reach the
+  /// ledger with the next drain (CuptiPmSampling::drain).
+  bool drain(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point until, uint64_t enough,
+             bool pipelined);
   /// drain until the samples reach the present (a stop's last samples), or until deadline; those after it are
   /// not decoded.
   void drainUntilNow(int device, CuptiPmSampling &pm, std::chrono::steady_clock::time_point deadline);

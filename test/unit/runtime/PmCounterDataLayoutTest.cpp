@@ -35,3 +35,68 @@ TEST(PmCounterDataLayout, UnknownLayoutWritesTheWholeImage) {
   EXPECT_EQ(layout.writtenBytes(0, 123456), 123456u);
   EXPECT_EQ(layout.writtenBytes(7, 123456), 123456u);
 }
+
+namespace {
+
+using roofcheck::runtime::PmBlankImage;
+
+// A blank image of a 4-byte header and `samples` 3-byte parts, each part `part`.
+std::vector<uint8_t> blankImage(size_t samples, std::vector<uint8_t> part = {7, 8, 9}) {
+  std::vector<uint8_t> image{1, 2, 3, 4};
+  for (size_t i = 0; i < samples; ++i)
+    image.insert(image.end(), part.begin(), part.end());
+  return image;
+}
+
+} // namespace
+
+TEST(PmBlankImage, IdenticalSamplePartsKeptOnce) {
+  std::vector<uint8_t> whole = blankImage(5);
+  PmBlankImage blank(whole, PmCounterDataLayout{4, 3});
+  EXPECT_TRUE(blank.compact());
+  EXPECT_EQ(blank.size(), whole.size());
+  std::vector<uint8_t> image(whole.size(), 0xee);
+  blank.restore(image, whole.size());
+  EXPECT_EQ(image, whole);
+  EXPECT_TRUE(blank.matches(image));
+}
+
+TEST(PmBlankImage, RestoresOnlyThePartAsked) {
+  std::vector<uint8_t> whole = blankImage(5);
+  PmBlankImage blank(whole, PmCounterDataLayout{4, 3});
+  for (size_t bytes : {size_t(0), size_t(2), size_t(4), size_t(9), size_t(13), whole.size(), whole.size() + 5}) {
+    std::vector<uint8_t> image(whole.size(), 0xee);
+    blank.restore(image, bytes);
+    for (size_t i = 0; i < image.size(); ++i)
+      EXPECT_EQ(image[i], i < bytes ? whole[i] : 0xee) << "byte " << i << " of " << bytes;
+  }
+}
+
+TEST(PmBlankImage, DifferingSamplePartsKeptWhole) {
+  std::vector<uint8_t> whole = blankImage(4);
+  whole[4 + 3 * 2 + 1] = 0; // the third sample's part differs
+  PmBlankImage blank(whole, PmCounterDataLayout{4, 3});
+  EXPECT_FALSE(blank.compact());
+  std::vector<uint8_t> image(whole.size(), 0xee);
+  blank.restore(image, whole.size());
+  EXPECT_EQ(image, whole);
+  EXPECT_TRUE(blank.matches(image));
+}
+
+TEST(PmBlankImage, KeptWholeWithoutALayoutThatFits) {
+  std::vector<uint8_t> whole = blankImage(4);
+  EXPECT_FALSE(PmBlankImage(whole, PmCounterDataLayout{}).compact());
+  EXPECT_FALSE(PmBlankImage(whole, PmCounterDataLayout{5, 3}).compact()); // parts would not end with the image
+  EXPECT_FALSE(PmBlankImage(blankImage(1), PmCounterDataLayout{4, 3}).compact());
+}
+
+TEST(PmBlankImage, AWrittenByteAnywhereIsNotBlank) {
+  std::vector<uint8_t> whole = blankImage(5);
+  PmBlankImage blank(whole, PmCounterDataLayout{4, 3});
+  for (size_t i = 0; i < whole.size(); ++i) {
+    std::vector<uint8_t> image = whole;
+    image[i] ^= 1;
+    EXPECT_FALSE(blank.matches(image)) << "byte " << i;
+  }
+  EXPECT_FALSE(blank.matches(blankImage(4))); // another size
+}
