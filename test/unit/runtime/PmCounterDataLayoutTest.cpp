@@ -48,6 +48,14 @@ std::vector<uint8_t> blankImage(size_t samples, std::vector<uint8_t> part = {7, 
   return image;
 }
 
+// All of an image made blank is the blank image, and matches it.
+void expectRestoredWhole(const PmBlankImage &blank, const std::vector<uint8_t> &whole) {
+  std::vector<uint8_t> image(whole.size(), 0xee);
+  blank.restore(image, whole.size());
+  EXPECT_EQ(image, whole);
+  EXPECT_TRUE(blank.matches(image));
+}
+
 } // namespace
 
 TEST(PmBlankImage, IdenticalSamplePartsKeptOnce) {
@@ -55,10 +63,7 @@ TEST(PmBlankImage, IdenticalSamplePartsKeptOnce) {
   PmBlankImage blank(whole, PmCounterDataLayout{4, 3});
   EXPECT_TRUE(blank.compact());
   EXPECT_EQ(blank.size(), whole.size());
-  std::vector<uint8_t> image(whole.size(), 0xee);
-  blank.restore(image, whole.size());
-  EXPECT_EQ(image, whole);
-  EXPECT_TRUE(blank.matches(image));
+  expectRestoredWhole(blank, whole);
 }
 
 TEST(PmBlankImage, RestoresOnlyThePartAsked) {
@@ -77,10 +82,7 @@ TEST(PmBlankImage, DifferingSamplePartsKeptWhole) {
   whole[4 + 3 * 2 + 1] = 0; // the third sample's part differs
   PmBlankImage blank(whole, PmCounterDataLayout{4, 3});
   EXPECT_FALSE(blank.compact());
-  std::vector<uint8_t> image(whole.size(), 0xee);
-  blank.restore(image, whole.size());
-  EXPECT_EQ(image, whole);
-  EXPECT_TRUE(blank.matches(image));
+  expectRestoredWhole(blank, whole);
 }
 
 TEST(PmBlankImage, KeptWholeWithoutALayoutThatFits) {
