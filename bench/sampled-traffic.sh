@@ -3,7 +3,8 @@
 #   overhead  the 10,400 short launches of bench/runtime-launches.cu: native, --metrics time without
 #             sampled traffic and with it every 10 and every 20 us; REPEATS rounds, in turn
 #   accuracy  a PyTorch MLP training run (bench/report-pytorch.py, ACCURACY_STEPS steps) under
-#             --metrics time --sampled-traffic US (10 and 20), and twice under ncu counting DRAM bytes
+#             --metrics time --sampled-traffic US (10 and 20, and 10 with CUDA_LAUNCH_BLOCKING=1: each
+#             kernel alone in its samples, as ncu runs it), and twice under ncu counting DRAM bytes
 #             in one pass on every launch (--cache-control none: L2 as the previous kernel left it, as in
 #             the program's own run); bench/sampled-traffic.py compares them launch by launch; each sampled
 #             run's samples and kernel spans go to samples.txt beside its file (ROOFCHECK_SHIM_SAMPLES), for
@@ -62,19 +63,22 @@ for part in $parts; do
     steps=${ACCURACY_STEPS:-10}
     program=(python3 "$here/report-pytorch.py" "$steps")
     echo "== accuracy: ${program[*]}"
-    for us in 10 20; do
-      mkdir -p "$out/accuracy-$us"
-      ROOFCHECK_SHIM_SAMPLES=$out/accuracy-$us/samples.txt \
-        "$run" --metrics time --sampled-traffic "$us" --output-dir "$out/accuracy-$us" -- "${program[@]}" \
-        >"$out/accuracy-$us/stdout" 2>"$out/accuracy-$us/stderr"
-      tail -1 "$out/accuracy-$us/stderr"
+    # 10-alone: every 10 us with CUDA_LAUNCH_BLOCKING=1, each kernel alone in its samples as ncu runs it.
+    for run_name in 10 20 10-alone; do
+      us=${run_name%-alone}
+      blocking=$([ "$run_name" = 10-alone ] && echo 1 || echo 0)
+      mkdir -p "$out/accuracy-$run_name"
+      CUDA_LAUNCH_BLOCKING=$blocking ROOFCHECK_SHIM_SAMPLES=$out/accuracy-$run_name/samples.txt \
+        "$run" --metrics time --sampled-traffic "$us" --output-dir "$out/accuracy-$run_name" -- "${program[@]}" \
+        >"$out/accuracy-$run_name/stdout" 2>"$out/accuracy-$run_name/stderr"
+      tail -1 "$out/accuracy-$run_name/stderr"
     done
     for n in 1 2; do
       "${ncu_traffic[@]}" --log-file "$out/ncu-traffic-$n.csv" "${program[@]}" >"$out/ncu-$n.stdout"
     done
-    for us in 10 20; do
-      echo "-- sampled every $us us"
-      (cd "$here" && python3 sampled-traffic.py "$out"/accuracy-$us/roofcheck.*.measured.jsonl \
+    for run_name in 10 20 10-alone; do
+      echo "-- sampled every ${run_name%-alone} us$([ "$run_name" = 10-alone ] && echo ', kernels alone (CUDA_LAUNCH_BLOCKING=1)')"
+      (cd "$here" && python3 sampled-traffic.py "$out"/accuracy-$run_name/roofcheck.*.measured.jsonl \
         "$out/ncu-traffic-1.csv" "$out/ncu-traffic-2.csv")
     done
     ;;
