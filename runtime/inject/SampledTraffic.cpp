@@ -18,8 +18,9 @@ namespace {
 // Decoded this often. A decode that fills its image loses the records it had read past it, so each of the two
 // images is larger than what waits after one period: ~3,300 samples at 10 us, the decoder taking 2.4-5.4 us of
 // CPU a sample on H100s with the evaluation on a thread of its own (docs/benchmarks.md). Images of what the
-// hardware buffer holds (~32,000 samples, ~100 MB each) lost no more samples and made the 0.4 s 10,400-launch
-// program ~0.4 s longer. A round stops after roundLimit, so that a new device or a stop never waits long for it.
+// hardware buffer holds (~32,000 samples, ~100 MB each) made the 0.4 s 10,400-launch program ~0.4 s longer, and
+// no run lost samples with these. A round stops after roundLimit, so that a new device or a stop never waits
+// long for it.
 constexpr std::chrono::milliseconds decodePeriod{5};
 constexpr uint32_t samplesPerDecode = 10000; // ~32 MB an image
 constexpr std::chrono::milliseconds roundLimit{100};
