@@ -4,8 +4,12 @@
 # side: the DRAM bytes each one read and wrote. 32 MiB moved by each launch; sum writes nothing itself.
 # usage: bench/l2-writeback.sh BUILD_DIR OUT_DIR   (needs a GPU, nvcc and ncu)
 set -euo pipefail
-build=$(cd "${1:?usage: l2-writeback.sh BUILD_DIR OUT_DIR}" && pwd)
-out=${2:?usage: l2-writeback.sh BUILD_DIR OUT_DIR}
+if [ $# -ne 2 ] || [ ! -x "$1/bin/roofcheck-run" ]; then
+  echo "usage: l2-writeback.sh BUILD_DIR OUT_DIR (BUILD_DIR holding bin/roofcheck-run)" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

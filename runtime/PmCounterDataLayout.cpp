@@ -22,15 +22,24 @@ size_t PmCounterDataLayout::writtenBytes(size_t samples, size_t imageBytes) cons
   return headerBytes + sampleBytes * (samples + 1);
 }
 
+namespace {
+
+// Whether every sample's part of image, after its header, is the `part` bytes at part.
+bool everySampleIs(const std::vector<uint8_t> &image, size_t headerBytes, const uint8_t *part, size_t partBytes) {
+  for (size_t at = headerBytes; at < image.size(); at += partBytes)
+    if (std::memcmp(image.data() + at, part, partBytes) != 0)
+      return false;
+  return true;
+}
+
+} // namespace
+
 PmBlankImage::PmBlankImage(std::vector<uint8_t> blank, PmCounterDataLayout layout)
     : bytes_(std::move(blank)), size_(bytes_.size()) {
   if (!layout.known() || size_ < layout.headerBytes + 2 * layout.sampleBytes ||
-      (size_ - layout.headerBytes) % layout.sampleBytes != 0)
-    return; // fewer than two samples (nothing to save), or not this layout
-  const uint8_t *first = bytes_.data() + layout.headerBytes;
-  for (size_t at = layout.headerBytes + layout.sampleBytes; at < size_; at += layout.sampleBytes)
-    if (std::memcmp(bytes_.data() + at, first, layout.sampleBytes) != 0)
-      return;
+      (size_ - layout.headerBytes) % layout.sampleBytes != 0 ||
+      !everySampleIs(bytes_, layout.headerBytes, bytes_.data() + layout.headerBytes, layout.sampleBytes))
+    return; // fewer than two samples (nothing to save), not this layout, or samples' parts that differ
   headerBytes_ = layout.headerBytes;
   repeated_ = layout.sampleBytes;
   bytes_.resize(headerBytes_ + repeated_);
@@ -54,12 +63,8 @@ bool PmBlankImage::matches(const std::vector<uint8_t> &image) const {
     return false;
   if (!compact())
     return std::equal(bytes_.begin(), bytes_.end(), image.begin());
-  if (!std::equal(bytes_.begin(), bytes_.begin() + headerBytes_, image.begin()))
-    return false;
-  for (size_t at = headerBytes_; at < size_; at += repeated_)
-    if (std::memcmp(image.data() + at, bytes_.data() + headerBytes_, repeated_) != 0)
-      return false;
-  return true;
+  return std::equal(bytes_.begin(), bytes_.begin() + headerBytes_, image.begin()) &&
+         everySampleIs(image, headerBytes_, bytes_.data() + headerBytes_, repeated_);
 }
 
 } // namespace roofcheck::runtime
