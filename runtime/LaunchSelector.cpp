@@ -55,9 +55,14 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
     if (std::optional<CounterSet> set = nextSample(samples, afterReplay)) {
       decision.profile = true;
       decision.counters = *set;
-      lastReplayed_ = trafficSet_ && *set == CounterSet::Full;
+      lastReplayed_ = trafficSet_ && *set != CounterSet::Traffic;
       lastProfiled_ = *set;
       ++samples.profiled;
+      if (*set == CounterSet::Full && samples.owesFull) {
+        samples.owesFull = false;
+        --owedFull_;
+      }
+      samples.hadFull |= *set == CounterSet::Full;
     }
   }
   return decision;
@@ -68,19 +73,26 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
     return std::nullopt;
   if (!trafficSet_)
     return CounterSet::Full;
+  CounterSet first = baseSet_ && samples_ != 1 ? CounterSet::Base : CounterSet::Full;
   if (samples_ == 0) {
+    if (samples.owesFull)
+      return CounterSet::Full;
     bool trafficTurn = samples.profiled % 2 == 1;
     if (trafficTurn && afterReplay)
       return std::nullopt;
-    return trafficTurn ? CounterSet::Traffic : CounterSet::Full;
+    return trafficTurn ? CounterSet::Traffic : first;
   }
   if (samples.profiled == 0) {
     ++firstSamples_;
     launchesSinceFirstSample_ = 0;
-    return CounterSet::Full;
+    return first;
   }
-  bool quiet = launchesSinceFirstSample_ >= std::min(2 * firstSamples_, maxQuietLaunches);
-  if (afterReplay || (lastProfiled_ != CounterSet::Traffic && !quiet))
+  int64_t window = std::min(2 * firstSamples_, maxQuietLaunches);
+  bool quiet = launchesSinceFirstSample_ >= window;
+  if (samples.owesFull)
+    return lastProfiled_ == CounterSet::Full || quiet ? std::optional(CounterSet::Full) : std::nullopt;
+  bool fullOwed = owedFull_ > 0 && launchesSinceFirstSample_ < 2 * window;
+  if (afterReplay || (lastProfiled_ != CounterSet::Traffic && (!quiet || fullOwed)))
     return std::nullopt;
   return CounterSet::Traffic;
 }
@@ -93,6 +105,21 @@ void LaunchSelector::stopProfiling() {
 void LaunchSelector::useTrafficSet() {
   std::lock_guard<std::mutex> lock(mutex_);
   trafficSet_ = true;
+}
+
+void LaunchSelector::useBaseSet() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  baseSet_ = true;
+}
+
+void LaunchSelector::needsTensorOps(const SignatureKey &signature) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = perSignature_.find(signature);
+  if (it == perSignature_.end() || it->second.owesFull || it->second.hadFull ||
+      (samples_ != 0 && it->second.profiled >= samples_))
+    return;
+  it->second.owesFull = true;
+  ++owedFull_;
 }
 
 } // namespace roofcheck::runtime

@@ -28,7 +28,16 @@ namespace roofcheck::runtime {
 /// launch alone changed sets 9 times on a PyTorch MLP's recorded launches where this changes them once (as
 /// many launches as signatures: 3 times). A first sample never waits (a kernel may run once).
 /// --samples 0 (every launch) alternates full and traffic per signature.
-enum class CounterSet { Full, Traffic };
+/// With a base set (the default metrics: every one but the tensor op totals, which take 7 of the full set's 8
+/// passes on GH100), a signature's first sample counts the base set, and one whose tensor pipe did math
+/// (needsTensorOps) gets the full set on its next turn; the others' tensor op totals are 0. A full turn waits
+/// like a traffic turn where it would change the set, and traffic turns wait for owed full turns for one window
+/// more, so that the sets change twice, not at every owed one. --samples 1 keeps the full set: a signature's
+/// one sample counts everything.
+enum class CounterSet { Full, Base, Traffic };
+
+/// A signature: the kernel (mangled name, else name), grid and block.
+using SignatureKey = std::tuple<std::string, Dim3, Dim3>;
 
 struct LaunchDecision {
   bool record = false;  ///< write a launch record (with its duration)
@@ -59,6 +68,10 @@ public:
   void stopProfiling();
   /// The device has a traffic set, so the full set needs replay: alternate the two from here on.
   void useTrafficSet();
+  /// The device has a base set too: first samples count it.
+  void useBaseSet();
+  /// A base sample of signature counted tensor math: its next turn counts the full set.
+  void needsTensorOps(const SignatureKey &signature);
 
 private:
   std::mutex mutex_;
@@ -68,7 +81,8 @@ private:
   int64_t samples_;
   bool canProfile_;
   bool trafficSet_ = false;
-  bool lastReplayed_ = false; ///< the launch before this one got the full set under replay
+  bool baseSet_ = false;
+  bool lastReplayed_ = false; ///< the launch before this one got the full or base set under replay
   CounterSet lastProfiled_ = CounterSet::Full; ///< the set the range profiler holds
   int64_t firstSamples_ = 0;                   ///< signatures sampled so far
   int64_t matched_ = 0;
@@ -79,8 +93,11 @@ private:
   static constexpr int64_t maxQuietLaunches = 64;
   struct SignatureSamples {
     int64_t profiled = 0;
+    bool owesFull = false; ///< its base sample counted tensor math; no full sample yet
+    bool hadFull = false;
   };
-  std::map<std::tuple<std::string, Dim3, Dim3>, SignatureSamples> perSignature_;
+  std::map<SignatureKey, SignatureSamples> perSignature_;
+  int64_t owedFull_ = 0; ///< signatures with owesFull
 
   /// The set a signature's next sample counts, nullopt when this launch goes without counters.
   std::optional<CounterSet> nextSample(SignatureSamples &samples, bool afterReplay);

@@ -73,7 +73,8 @@ int main(int argc, char **argv) {
         nvtx += (nvtx.empty() ? "" : "/") + r;
       roofcheck::MeasuredFlops flops = roofcheck::measuredFlops(l.metrics);
       std::printf("launch %lld %s grid=%s block=%s cluster=%s device=%d stream=%llu timed=%s profiled=%s args=%s nvtx=%s "
-                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s passes=%s registers=%d "
+                  "dram_read=%s dram_write=%s fp32=%s tensor_ops=%s tensor_flops=%s tensor_inst=%s tensor_moves=%s "
+                  "passes=%s registers=%d "
                   "sampled_read=%s sampled_write=%s sampled_shared=%s\n",
                   static_cast<long long>(l.index), l.name.c_str(), dim(l.grid).c_str(), dim(l.block).c_str(), dim(l.cluster).c_str(), l.device,
                   static_cast<unsigned long long>(l.stream), l.durationNs && *l.durationNs > 0 ? "yes" : "no",
@@ -82,6 +83,8 @@ int main(int argc, char **argv) {
                   flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-",
                   perType(roofcheck::runtime::tensorOps(l.metrics)).c_str(),
                   perType(roofcheck::runtime::tensorFlops(l.metrics)).c_str(),
+                  value(l.metrics, roofcheck::metrics::TensorPipeInstructions).c_str(),
+                  value(l.metrics, roofcheck::metrics::TensorPipeMoves).c_str(),
                   l.replayPasses ? std::to_string(*l.replayPasses).c_str() : "-", l.registers,
                   value(l.sampled, roofcheck::metrics::DramRead).c_str(),
                   value(l.sampled, roofcheck::metrics::DramWrite).c_str(), l.sampledShared ? "yes" : "no");

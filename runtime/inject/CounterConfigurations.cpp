@@ -3,6 +3,8 @@
 #include "../RunOptions.h"
 #include "../SignalFlush.h"
 
+#include "roofcheck/Metrics.h"
+
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
@@ -127,11 +129,32 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
       return Outcome::NotAllowed;
     }
   }
+  using TensorMetrics = CuptiProfilerHost::TensorMetrics;
   auto full = std::make_unique<CuptiProfilerHost>(diagnostics_);
-  if (!full->configure(chip, availability, request.metrics, request.addTensorMetrics))
+  if (!full->configure(chip, availability, request.metrics,
+                       request.addTensorMetrics ? TensorMetrics::OpsPerType : TensorMetrics::None))
     return Outcome::Failed;
   diagnostics_.trace("counters of device " + std::to_string(device) + " configured: " +
                      std::to_string(full->passes().value_or(0)) + " passes");
+  // The tensor op totals take most of the full set's passes (7 of 8 on GH100) and are 0 wherever the tensor
+  // pipe did no math, which the base set's two instruction counts tell (HFMA2.MMA moves are no math).
+  std::unique_ptr<CuptiProfilerHost> base;
+  if (request.trafficSet && request.addTensorMetrics && full->passes().value_or(1) > 1) {
+    std::vector<std::string> baseList;
+    for (const std::string &metric : full->metrics())
+      if (metric.rfind(metrics::TensorOpsPrefix, 0) != 0 && metric != metrics::TensorPipeInstructions &&
+          metric != metrics::TensorPipeMoves)
+        baseList.push_back(metric);
+    base = std::make_unique<CuptiProfilerHost>(diagnostics_);
+    bool fewerPasses = base->configure(chip, availability, baseList, TensorMetrics::Instructions) &&
+                       base->passes() < full->passes() &&
+                       std::find(base->metrics().begin(), base->metrics().end(),
+                                 metrics::TensorPipeInstructions) != base->metrics().end();
+    diagnostics_.trace("base set of device " + std::to_string(device) + ": " +
+                       (fewerPasses ? std::to_string(*base->passes()) + " passes" : "not available"));
+    if (!fewerPasses)
+      base.reset();
+  }
   std::unique_ptr<CuptiProfilerHost> traffic;
   if (request.trafficSet && full->passes().value_or(1) > 1) {
     std::vector<std::string> trafficList;
@@ -139,7 +162,7 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
       if (std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end())
         trafficList.push_back(metric);
     traffic = std::make_unique<CuptiProfilerHost>(diagnostics_);
-    bool onePass = !trafficList.empty() && traffic->configure(chip, availability, trafficList, false) &&
+    bool onePass = !trafficList.empty() && traffic->configure(chip, availability, trafficList, TensorMetrics::None) &&
                    traffic->passes() == 1;
     diagnostics_.trace("traffic set of device " + std::to_string(device) + ": " +
                        (onePass ? "one pass" : "not available"));
@@ -151,6 +174,7 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
   if (counters.abandoned)
     return Outcome::Failed;
   counters.full = std::move(full);
+  counters.base = std::move(base);
   counters.traffic = std::move(traffic);
   return Outcome::Made;
 }
@@ -161,7 +185,11 @@ CuptiProfilerHost *CounterConfigurations::hostFor(int device, CounterSet set) {
   if (it == devices_.end() || !it->second.full)
     return nullptr;
   const DeviceCounters &counters = it->second;
-  return set == CounterSet::Traffic && counters.traffic ? counters.traffic.get() : counters.full.get();
+  if (set == CounterSet::Traffic && counters.traffic)
+    return counters.traffic.get();
+  if (set == CounterSet::Base && counters.base)
+    return counters.base.get();
+  return counters.full.get();
 }
 
 } // namespace roofcheck::runtime

@@ -1,5 +1,6 @@
-// Each device's counter configurations: the collected metrics, and the traffic set where those need kernel
-// replay and the traffic metrics fit in one pass. Device 0's are made ahead, on a thread of their own while
+// Each device's counter configurations: the collected metrics, the base set (all of them but the tensor op
+// totals) where that takes fewer passes, and the traffic set where those need kernel replay and the traffic
+// metrics fit in one pass. Device 0's are made ahead, on a thread of their own while
 // the program makes its first context, without a counter availability image where CUPTI knows the chip; the
 // others when the device's first context is created, from that context's counter availability. Never
 // destroyed, like the Shim.
@@ -23,7 +24,7 @@
 namespace roofcheck::runtime {
 
 /// What to configure: the metrics asked for, the tensor-pipe metrics the chip has (addTensorMetrics), and
-/// the one-pass traffic set where the metrics need replay (trafficSet).
+/// the base and one-pass traffic sets where the metrics need replay (trafficSet).
 struct CounterRequest {
   std::vector<std::string> metrics;
   bool addTensorMetrics = false;
@@ -54,8 +55,8 @@ public:
   bool initializeProfiler();
   /// The name of device's chip for CUPTI (after initializeProfiler); nullopt, with a warning, where unknown.
   std::optional<std::string> chipOf(int device);
-  /// The configuration for a counter set (the full one where the device has no traffic set); nullptr
-  /// where the device has none.
+  /// The configuration for a counter set (the full one where the device has no such set); nullptr where
+  /// the device has none.
   CuptiProfilerHost *hostFor(int device, CounterSet set);
 
 private:
@@ -64,7 +65,7 @@ private:
     std::shared_future<std::optional<Outcome>> ahead;
     bool claimed = false; ///< a context's configure has taken this device
     bool abandoned = false; ///< the context's configure stopped waiting for those made ahead
-    std::unique_ptr<CuptiProfilerHost> full, traffic;
+    std::unique_ptr<CuptiProfilerHost> full, base, traffic;
   };
   std::optional<Outcome> makeAhead(const CounterRequest &request);
   /// context: the device's first, whose counter availability the configurations are made from (nullptr:

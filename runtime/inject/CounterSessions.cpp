@@ -14,6 +14,8 @@ struct ProfiledCall {
   bool active = false;
   uint32_t correlationId = 0;
   CUcontext context = nullptr;
+  SignatureKey signature;
+  CounterSet counters = CounterSet::Full;
   int64_t unheldBefore = 0;      ///< LaunchGating::unheldLaunches() when profiling began
   std::optional<int64_t> passes; ///< of the counter set it is profiled with
   int64_t replayStarted = 0;     ///< ShimTiming's clock when the launch itself began
@@ -23,6 +25,16 @@ thread_local ProfiledCall profiledCall;
 // Collecting the counters of one launch taking longer than this turns counters off for the rest of the
 // run; a step of it taking longer is reported while it lasts.
 constexpr double slowProfilingSeconds = 10;
+
+// Whether a base sample's tensor pipe did math, not only ptxas's HFMA2.MMA moves (PyTorch's elementwise
+// kernels run thousands of those): its tensor op totals are then worth a full sample.
+bool tensorMath(const std::map<std::string, double> &metrics) {
+  auto count = [&](const char *name) {
+    auto it = metrics.find(name);
+    return it == metrics.end() ? 0.0 : it->second;
+  };
+  return count(metrics::TensorPipeInstructions) > count(metrics::TensorPipeMoves);
+}
 
 } // namespace
 
@@ -44,10 +56,12 @@ void CounterSessions::configure(CUcontext context, CUdevice device) {
   devices_.describeCounters(*full, hasTrafficSet ? traffic : nullptr);
   if (hasTrafficSet)
     selector_.useTrafficSet();
+  if (counters_.hostFor(static_cast<int>(device), CounterSet::Base) != full)
+    selector_.useBaseSet();
 }
 
-bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters,
-                            Launch &launch) {
+bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, SignatureKey signature, int64_t index,
+                            CounterSet counters, Launch &launch) {
   watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
   CuptiProfilerHost *host = counters_.hostFor(launch.device, counters);
   int64_t started = timing_.start();
@@ -61,7 +75,14 @@ bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, i
     return false;
   }
   watch_.step("inside the launch (CUPTI runs the kernel once per replay pass)");
-  profiledCall = {true, call.correlationId, call.context, gating_.unheldLaunches(), host->passes(), timing_.start()};
+  profiledCall = {true,
+                  call.correlationId,
+                  call.context,
+                  std::move(signature),
+                  counters,
+                  gating_.unheldLaunches(),
+                  host->passes(),
+                  timing_.start()};
   // A profiled launch gets no activity record: its stream id comes from CUPTI here.
   uint32_t streamId = 0;
   if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
@@ -84,6 +105,8 @@ LaunchCounters CounterSessions::end(const LaunchCall &call) {
   timing_.stop(ShimTiming::ProfileEnd, ending);
   if (gating_.unheldLaunches() != profiledCall.unheldBefore)
     counters.metrics.reset(); // another launch may have been counted with this one
+  if (counters.metrics && profiledCall.counters == CounterSet::Base && tensorMath(*counters.metrics))
+    selector_.needsTensorOps(profiledCall.signature);
   diagnostics_.trace("profiled launch " + std::to_string(call.correlationId) + ": counters " +
                      (counters.metrics ? "collected" : "failed"));
   if (auto [seconds, kernel] = watch_.end(); seconds > slowProfilingSeconds) {

@@ -48,12 +48,14 @@ public:
   /// Before context goes away.
   void release(CUcontext context) { profiler_.release(context); }
 
-  /// At the entry of a launch that holds the gate alone: starts its session with the counter set asked for.
-  /// false when it cannot be profiled.
-  bool begin(const LaunchCall &call, const std::string &kernel, int64_t index, CounterSet counters, Launch &launch);
+  /// At the entry of a launch of signature that holds the gate alone: starts its session with the counter set
+  /// asked for. false when it cannot be profiled.
+  bool begin(const LaunchCall &call, const std::string &kernel, SignatureKey signature, int64_t index,
+             CounterSet counters, Launch &launch);
   /// Whether the launch this thread is exiting (by its correlation id) has a session.
   bool inSession(uint32_t correlationId) const;
-  /// At the exit of a launch inSession(): ends the session.
+  /// At the exit of a launch inSession(): ends the session (a base sample that counted tensor math has its
+  /// signature's next turn count the full set).
   LaunchCounters end(const LaunchCall &call);
 
   /// On the handler thread: warns (once) while a profiled launch stays long in a step.

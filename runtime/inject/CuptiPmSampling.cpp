@@ -34,7 +34,7 @@ bool CuptiPmSampling::configure(int device, const std::string &chip, const std::
                             "cuptiPmSamplingGetCounterAvailability"))
       return false;
   }
-  if (!host_.configure(chip, availability, metrics, /*addTensorMetrics=*/false))
+  if (!host_.configure(chip, availability, metrics, CuptiProfilerHost::TensorMetrics::None))
     return false;
   diagnostics_.trace("PM sampling: configuration made for device " + std::to_string(device));
   return true;

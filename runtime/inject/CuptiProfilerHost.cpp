@@ -49,7 +49,7 @@ std::vector<std::string> CuptiProfilerHost::tensorMetrics() {
 }
 
 bool CuptiProfilerHost::configure(const std::string &chip, const std::vector<uint8_t> &counterAvailability,
-                                  const std::vector<std::string> &requested, bool addTensorMetrics) {
+                                  const std::vector<std::string> &requested, TensorMetrics tensor) {
   chip_ = chip;
   CUpti_Profiler_Host_Initialize_Params init{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
   init.profilerType = type_;
@@ -67,8 +67,13 @@ bool CuptiProfilerHost::configure(const std::string &chip, const std::vector<uin
       diagnostics_.warn("metric " + metric, "metric '" + metric + "' does not exist on " + chip_ +
                                                 ": left out (see `ncu --query-metrics` for the names)");
   }
-  if (addTensorMetrics)
+  if (tensor == TensorMetrics::OpsPerType)
     for (const std::string &metric : tensorMetrics())
+      if (exists(metric))
+        metrics_.push_back(metric);
+  // After the op totals: before them, CUPTI 13.0 schedules GH100's full set in 9 passes instead of 8.
+  if (tensor != TensorMetrics::None)
+    for (const char *metric : {metrics::TensorPipeInstructions, metrics::TensorPipeMoves})
       if (exists(metric))
         metrics_.push_back(metric);
   if (metrics_.empty()) {

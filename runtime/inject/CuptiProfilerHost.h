@@ -28,11 +28,14 @@ public:
   /// for chips newer than itself): a configuration can then be made before the device has a context.
   static bool knowsChip(const std::string &chip);
 
+  /// The tensor-pipe metrics added to the requested ones: none, the tensor pipe's instruction counts (all, and
+  /// its HFMA2.MMA moves), or those and the tensor op totals per source type (7 passes of their own on GH100).
+  enum class TensorMetrics { None, Instructions, OpsPerType };
   /// Sets up the host object for chip (with a counter availability image, or an empty one where knowsChip),
   /// keeps the requested metrics the chip has (warning about each one it lacks), adds the tensor-pipe metrics
-  /// it has when addTensorMetrics, and builds the configuration image. false when no metric can be collected.
+  /// it has, and builds the configuration image. false when no metric can be collected.
   bool configure(const std::string &chip, const std::vector<uint8_t> &counterAvailability,
-                 const std::vector<std::string> &requested, bool addTensorMetrics);
+                 const std::vector<std::string> &requested, TensorMetrics tensor);
 
   bool configured() const { return !configImage_.empty(); }
   const std::string &chip() const { return chip_; }

@@ -190,7 +190,8 @@ void Shim::enterLaunch(const LaunchCall &call) {
   p.kernel = std::move(info);
   l.nvtx = nvtx_.open();
   if (decision.profile && gating_.heldAlone())
-    p.awaitingMetrics = sessions_->begin(call, p.kernel->name, index, decision.counters, l);
+    p.awaitingMetrics =
+        sessions_->begin(call, p.kernel->name, {signature, call.grid, call.block}, index, decision.counters, l);
   records_->addLaunch(std::move(p));
   timing_.stop(ShimTiming::LaunchKept, started);
 }

@@ -16,6 +16,10 @@ inline constexpr const char *LocalLoadBytes = "l1tex__t_bytes_pipe_lsu_mem_local
 inline constexpr const char *LocalStoreBytes = "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum";
 /// Tensor-pipe ops by source type: sm__ops_path_tensor_src_<type>[_dst_<type>].sum.
 inline constexpr std::string_view TensorOpsPrefix = "sm__ops_path_tensor_src_";
+/// Instructions the tensor pipe executed, and those of them that were HFMA2.MMA, with which ptxas moves
+/// registers and constants: tensor math is the difference.
+inline constexpr const char *TensorPipeInstructions = "sm__inst_executed_pipe_tensor.sum";
+inline constexpr const char *TensorPipeMoves = "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum";
 
 /// Thread-level SASS instructions of one FLOP opcode ("fadd", "dfma", "hmul", ...), predicated on.
 inline std::string sassInstructions(std::string_view op) {

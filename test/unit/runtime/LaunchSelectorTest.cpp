@@ -23,13 +23,18 @@ TEST(LaunchSelector, CountersForTheFirstThreeOfEachSignatureTimingForAll) {
   EXPECT_TRUE(s.decide("j(int)", "_Z1ji", g1, b).profile);
 }
 
-// What each launch gets: "F" the full set, "T" the traffic set, "-" recorded without counters.
-std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids) {
+// What each launch gets: "F" the full set, "B" the base set, "T" the traffic set, "-" recorded without
+// counters. A base sample of a signature in tensorGrids counts tensor-pipe instructions, as the shim then says.
+std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids,
+                 const std::vector<const Dim3 *> &tensorGrids = {}) {
   std::string out;
   for (const Dim3 *grid : grids) {
     LaunchDecision d = s.decide("k", "k", *grid, b);
     EXPECT_TRUE(d.record);
-    out += !d.profile ? '-' : d.counters == CounterSet::Full ? 'F' : 'T';
+    out += !d.profile ? '-' : d.counters == CounterSet::Full ? 'F' : d.counters == CounterSet::Base ? 'B' : 'T';
+    if (d.profile && d.counters == CounterSet::Base &&
+        std::find(tensorGrids.begin(), tensorGrids.end(), grid) != tensorGrids.end())
+      s.needsTensorOps({"k", *grid, b});
   }
   return out;
 }
@@ -126,6 +131,63 @@ TEST(LaunchSelector, PhasesOfAFirstStepChangeTheSetOnce) {
   std::string got = sets(s, launches);
   EXPECT_EQ(setChanges(got), 1) << got;
   EXPECT_EQ(profiledOnly(got), std::string(12, 'F') + std::string(24, 'T')) << got;
+}
+
+// The default metrics with a base set: a first sample counts everything but the tensor op totals; a signature
+// whose tensor pipe ran gets them (the full set) on its next turn, the others never replay them.
+void withBaseSet(LaunchSelector &s) {
+  s.useTrafficSet();
+  s.useBaseSet();
+}
+
+TEST(LaunchSelector, BaseSetFirstAndTheFullSetOnlyWhereTheTensorPipeRan) {
+  LaunchSelector plain(RunOptions{}, true);
+  withBaseSet(plain);
+  EXPECT_EQ(sets(plain, {&g1, &g1, &g1, &g1, &g1}), "B-TT-");
+  // The full turn waits until twice as many launches as there are signatures have passed without a new one,
+  // as a traffic turn does where it would change the set; the traffic turn waits a launch after it.
+  LaunchSelector tensor(RunOptions{}, true);
+  withBaseSet(tensor);
+  EXPECT_EQ(sets(tensor, {&g1, &g1, &g1, &g1, &g1}, {&g1}), "B-F-T");
+  // A signature that has had its full sample is not owed another.
+  tensor.needsTensorOps({"k", g1, b});
+  EXPECT_EQ(sets(tensor, {&g1}), "-");
+  // One sample a signature: it counts everything.
+  RunOptions one;
+  one.samplesPerSignature = 1;
+  LaunchSelector single(one, true);
+  withBaseSet(single);
+  EXPECT_EQ(sets(single, {&g1, &g1, &g2}, {&g1, &g2}), "F-F");
+  // Every launch: the owed full sample at once, then base and traffic in turn.
+  RunOptions every;
+  every.samplesPerSignature = 0;
+  LaunchSelector all(every, true);
+  withBaseSet(all);
+  EXPECT_EQ(sets(all, {&g1, &g1, &g1, &g1, &g1}, {&g1}), "BFB-T");
+}
+
+TEST(LaunchSelector, OwedFullSamplesComeBeforeTrafficTurns) {
+  // 12 kernels a step, 3 of them on the tensor pipe: base samples in the first step, then the three full
+  // samples, then traffic: the set changes twice.
+  std::vector<Dim3> grids = kernelGrids(12);
+  std::vector<const Dim3 *> steps, tensorGrids{&grids[2], &grids[5], &grids[9]};
+  for (int step = 0; step < 8; ++step)
+    for (const Dim3 &grid : grids)
+      steps.push_back(&grid);
+  LaunchSelector s(RunOptions{}, true);
+  withBaseSet(s);
+  std::string got = sets(s, steps, tensorGrids);
+  EXPECT_EQ(profiledOnly(got), std::string(12, 'B') + "FFF" + std::string(21, 'T')) << got;
+  EXPECT_EQ(setChanges(got), 2) << got;
+  // An owed full sample whose kernel never comes again holds the traffic turns back for one window only.
+  std::vector<const Dim3 *> once{&grids[0]};
+  for (int step = 0; step < 8; ++step)
+    for (size_t i = 1; i < 4; ++i)
+      once.push_back(&grids[i]);
+  LaunchSelector gone(RunOptions{}, true);
+  withBaseSet(gone);
+  got = sets(gone, once, {&grids[0]});
+  EXPECT_EQ(profiledOnly(got), "BBBB" + std::string(6, 'T')) << got;
 }
 
 TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {

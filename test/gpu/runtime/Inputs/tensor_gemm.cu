@@ -1,13 +1,13 @@
 // One cuBLAS GEMM of m = n = k = 4096 per tensor-core precision, each inside an NVTX range named after
 // it, for calibrating the tensor-pipe counters against the known count: 2mnk FLOPs per GEMM.
-// usage: tensor_gemm [PRECISION...]   (fp16 fp16acc bf16 tf32 fp64; default all)
+// usage: tensor_gemm [PRECISION...]   (fp16 fp16acc bf16 tf32 fp64, run in the order given, a repeated one
+// again; default each once)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
 #include <cstring>
-#include <string>
 #include <vector>
 
 namespace {
@@ -37,7 +37,21 @@ const Gemm gemms[] = {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> wanted(argv + 1, argv + argc);
+  std::vector<const Gemm *> wanted;
+  for (int i = 1; i < argc; ++i) {
+    const Gemm *named = nullptr;
+    for (const Gemm &g : gemms)
+      if (std::strcmp(argv[i], g.name) == 0)
+        named = &g;
+    if (!named) {
+      std::fprintf(stderr, "tensor_gemm: unknown precision '%s'\n", argv[i]);
+      return 2;
+    }
+    wanted.push_back(named);
+  }
+  if (wanted.empty())
+    for (const Gemm &g : gemms)
+      wanted.push_back(&g);
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
     return 2;
@@ -48,12 +62,8 @@ int main(int argc, char **argv) {
     return 2;
   fill<<<1024, 256>>>(static_cast<unsigned char *>(a), elements * 8);
   fill<<<1024, 256>>>(static_cast<unsigned char *>(b), elements * 8);
-  for (const Gemm &g : gemms) {
-    bool run = wanted.empty();
-    for (const std::string &w : wanted)
-      run |= w == g.name;
-    if (!run)
-      continue;
+  for (const Gemm *named : wanted) {
+    const Gemm &g = *named;
     // alpha and beta in the compute type's scalar type.
     double one64 = 1.0, zero64 = 0.0;
     float one32 = 1.0f, zero32 = 0.0f;
