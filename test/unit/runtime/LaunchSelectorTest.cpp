@@ -24,7 +24,7 @@ TEST(LaunchSelector, CountersForTheFirstThreeOfEachSignatureTimingForAll) {
 }
 
 // What each launch gets: "F" the full set, "B" the base set, "T" the traffic set, "-" recorded without
-// counters. A base sample of a signature in tensorGrids counts tensor-pipe instructions, as the shim then says.
+// counters. A base sample of a signature in tensorGrids counts tensor math, as the shim then says.
 std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids,
                  const std::vector<const Dim3 *> &tensorGrids = {}) {
   std::string out;
@@ -134,13 +134,13 @@ TEST(LaunchSelector, PhasesOfAFirstStepChangeTheSetOnce) {
 }
 
 // The default metrics with a base set: a first sample counts everything but the tensor op totals; a signature
-// whose tensor pipe ran gets them (the full set) on its next turn, the others never replay them.
+// whose tensor pipe did math gets them (the full set) on its next turn, the others never replay them.
 void withBaseSet(LaunchSelector &s) {
   s.useTrafficSet();
   s.useBaseSet();
 }
 
-TEST(LaunchSelector, BaseSetFirstAndTheFullSetOnlyWhereTheTensorPipeRan) {
+TEST(LaunchSelector, BaseSetFirstAndTheFullSetOnlyWhereTheTensorPipeDidMath) {
   LaunchSelector plain(RunOptions{}, true);
   withBaseSet(plain);
   EXPECT_EQ(sets(plain, {&g1, &g1, &g1, &g1, &g1}), "B-TT-");
