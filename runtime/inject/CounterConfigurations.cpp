@@ -140,10 +140,9 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
   // pipe did no math, which the base set's two instruction counts tell (HFMA2.MMA moves are no math).
   std::unique_ptr<CuptiProfilerHost> base;
   if (request.trafficSet && request.addTensorMetrics && full->passes().value_or(1) > 1) {
-    std::vector<std::string> baseList;
+    std::vector<std::string> baseList; // the requested metrics the chip has
     for (const std::string &metric : full->metrics())
-      if (metric.rfind(metrics::TensorOpsPrefix, 0) != 0 && metric != metrics::TensorPipeInstructions &&
-          metric != metrics::TensorPipeMoves)
+      if (std::find(request.metrics.begin(), request.metrics.end(), metric) != request.metrics.end())
         baseList.push_back(metric);
     base = std::make_unique<CuptiProfilerHost>(diagnostics_);
     bool fewerPasses = base->configure(chip, availability, baseList, TensorMetrics::Instructions) &&
@@ -162,8 +161,8 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
       if (std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end())
         trafficList.push_back(metric);
     traffic = std::make_unique<CuptiProfilerHost>(diagnostics_);
-    bool onePass = !trafficList.empty() && traffic->configure(chip, availability, trafficList, TensorMetrics::None) &&
-                   traffic->passes() == 1;
+    bool onePass = !trafficList.empty() &&
+                   traffic->configure(chip, availability, trafficList, TensorMetrics::None) && traffic->passes() == 1;
     diagnostics_.trace("traffic set of device " + std::to_string(device) + ": " +
                        (onePass ? "one pass" : "not available"));
     if (!onePass)
