@@ -65,7 +65,7 @@ bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, S
   watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
   CuptiProfilerHost *host = counters_.hostFor(launch.device, counters);
   int64_t started = timing_.start();
-  bool begun = host && profiler_.begin(call.context, *host);
+  bool begun = host && profiler_.begin(call.context, launch.device, *host);
   timing_.stop(ShimTiming::ProfileBegin, started);
   diagnostics_.trace("launch " + std::to_string(index) + ": profiling " + (begun ? "begun" : "refused"));
   if (!begun) {

@@ -70,12 +70,12 @@ bool CuptiRangeProfiler::configure(ContextState &state) {
   return true;
 }
 
-bool CuptiRangeProfiler::begin(CUcontext context, CuptiProfilerHost &host) {
+bool CuptiRangeProfiler::begin(CUcontext context, int device, CuptiProfilerHost &host) {
   if (unavailable_ || !host.configured())
     return false;
   std::lock_guard<std::mutex> lock(mutex_);
   ContextState &state = contexts_[context];
-  if (state.broken || state.active)
+  if (state.broken || state.active || !vacate(context, device))
     return false;
   if (state.object && state.host != &host) {
     // An object keeps the configuration it was first set up with: counter data initialised for another one
@@ -87,6 +87,7 @@ bool CuptiRangeProfiler::begin(CUcontext context, CuptiProfilerHost &host) {
     state = ContextState{};
   }
   if (!state.object) {
+    state.device = device;
     state.host = &host;
     if (!enable(context, state))
       return false;
@@ -159,6 +160,17 @@ void CuptiRangeProfiler::release(CUcontext context) {
   if (it->second.object)
     disable(it->second);
   contexts_.erase(it);
+}
+
+bool CuptiRangeProfiler::vacate(CUcontext context, int device) {
+  for (auto &[other, state] : contexts_) {
+    if (other == context || !state.object || state.device != device)
+      continue;
+    if (state.active || !disable(state))
+      return false;
+    state = ContextState{}; // enabled afresh at its next profiled launch
+  }
+  return true;
 }
 
 bool CuptiRangeProfiler::disable(ContextState &state) {
