@@ -83,9 +83,18 @@ bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, S
                   gating_.unheldLaunches(),
                   host->passes(),
                   timing_.start()};
-  // A profiled launch gets no activity record: its stream id comes from CUPTI here.
+  // A profiled launch gets no activity record: its context and stream ids come from CUPTI here, of the
+  // context the launch went into (its stream's, else the current one), which for a green context is not the
+  // parent context CUPTI's callback names.
+  CUcontext launchContext = nullptr;
+  CUresult found = call.stream ? cuStreamGetCtx(call.stream, &launchContext) : cuCtxGetCurrent(&launchContext);
+  if (found != CUDA_SUCCESS || !launchContext)
+    launchContext = call.context;
+  uint32_t contextId = 0;
+  if (launchContext != call.context && cuptiGetContextId(launchContext, &contextId) == CUPTI_SUCCESS)
+    launch.context = contextId;
   uint32_t streamId = 0;
-  if (diagnostics_.cupti(cuptiGetStreamIdEx(call.context, call.stream, call.perThreadStream ? 1 : 0, &streamId),
+  if (diagnostics_.cupti(cuptiGetStreamIdEx(launchContext, call.stream, call.perThreadStream ? 1 : 0, &streamId),
                          "cuptiGetStreamIdEx"))
     launch.stream = streamId;
   return true;

@@ -123,7 +123,7 @@ void DeviceDescription::describeCounters(const CuptiProfilerHost &full, const Cu
   counterOptions_["traffic_metrics"] = traffic ? Json(traffic->metrics()) : Json::array();
 }
 
-int DeviceDescription::deviceOf(CUcontext context) {
+std::optional<int> DeviceDescription::deviceOf(CUcontext context) {
   {
     std::lock_guard<std::mutex> lock(contextMutex_);
     if (auto it = contextDevice_.find(context); it != contextDevice_.end())
@@ -131,15 +131,20 @@ int DeviceDescription::deviceOf(CUcontext context) {
   }
   // Asked without the lock held: this runs inside the driver's callbacks.
   CUdevice device = 0;
-  int index = diagnostics_.driver(cuCtxGetDevice_v2(&device, context), "cuCtxGetDevice") ? static_cast<int>(device) : 0;
+  if (cuCtxGetDevice_v2(&device, context) != CUDA_SUCCESS)
+    return std::nullopt;
   std::lock_guard<std::mutex> lock(contextMutex_);
-  contextDevice_.emplace(context, index);
-  return index;
+  contextDevice_.emplace(context, static_cast<int>(device));
+  return static_cast<int>(device);
 }
 
 int DeviceDescription::deviceOfLaunch(CUcontext context, uint32_t contextUid) {
   if (contextUid == 0 || contextUid != lastContextUid) {
-    lastDevice = deviceOf(context);
+    std::optional<int> device = deviceOf(context);
+    if (!device)
+      diagnostics_.warn("launch-device", "the device of a launch's context is unknown to the driver: device 0 "
+                                         "assumed for its launches");
+    lastDevice = device.value_or(0);
     lastContextUid = contextUid;
   }
   return lastDevice;

@@ -40,8 +40,9 @@ public:
   /// metrics (nullptr: the device has no traffic set).
   void describeCounters(const CuptiProfilerHost &full, const CuptiProfilerHost *traffic);
 
-  /// The device of context, asked of the driver once per context.
-  int deviceOf(CUcontext context);
+  /// The device of context, asked of the driver once per context; nullopt where the driver tells none (a
+  /// green context's, as CUPTI announces it: its launches come under its parent context).
+  std::optional<int> deviceOf(CUcontext context);
   /// The same for a launch into context (contextUid: CUPTI's id for it), without a lock when the thread
   /// launched into the same context last.
   int deviceOfLaunch(CUcontext context, uint32_t contextUid);

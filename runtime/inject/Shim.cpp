@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,13 +110,18 @@ void Shim::onContextCreated(CUcontext context) {
   } settingUp;
   diagnostics_.trace("context created");
   devices_.startDescribing();
-  int device = devices_.deviceOf(context);
+  std::optional<int> device = devices_.deviceOf(context);
+  if (!device) {
+    diagnostics_.trace("context set up: none of its own (the driver tells no device of it: a green context, "
+                       "whose launches come under its parent context)");
+    return;
+  }
   if (countersWanted_) {
     int64_t started = timing_.start();
-    sessions_->configure(context, device);
+    sessions_->configure(context, *device);
     timing_.stop(ShimTiming::Configure, started);
   }
-  traffic_.startDevice(device, context); // where prepared
+  traffic_.startDevice(*device, context); // where prepared
   diagnostics_.trace("context set up");
 }
 
@@ -123,9 +129,9 @@ void Shim::onContextDestroying(CUcontext context) {
   diagnostics_.trace("context being destroyed");
   activity_.flushAll();
   sessions_->release(context);
-  int device = devices_.deviceOf(context);
-  if (devices_.forget(context, device))
-    traffic_.stopDevice(device); // its samples are decoded while the device can still be asked
+  std::optional<int> device = devices_.deviceOf(context);
+  if (device && devices_.forget(context, *device))
+    traffic_.stopDevice(*device); // its samples are decoded while the device can still be asked
 }
 
 void Shim::onNvtxPush(const char *message) { nvtx_.push(message); }
