@@ -222,8 +222,9 @@ int main(int argc, char **argv) {
                    p.values.count("dram__bytes_read.sum") ? p.values.at("dram__bytes_read.sum") : -1.0,
                    p.values.count("dram__bytes_write.sum") ? p.values.at("dram__bytes_write.sum") : -1.0);
     for (size_t i = 0; i < launches.size(); ++i)
-      std::fprintf(dump, "%s,%llu,%llu,%.0f,%.0f\n", launches[i].kernel, kernelSpans[i].start, kernelSpans[i].end,
-                   launches[i].read, launches[i].written);
+      std::fprintf(dump, "%s,%llu,%llu,%.0f,%.0f\n", launches[i].kernel,
+                   static_cast<unsigned long long>(kernelSpans[i].start),
+                   static_cast<unsigned long long>(kernelSpans[i].end), launches[i].read, launches[i].written);
     std::fclose(dump);
   }
 
@@ -232,8 +233,9 @@ int main(int argc, char **argv) {
               static_cast<long long>(offset));
   if (!samples.empty())
     std::printf(", samples %llu..%llu ns, kernels %llu..%llu ns", static_cast<unsigned long long>(samples.front().start),
-                static_cast<unsigned long long>(samples.back().end), kernelSpans.front().start,
-                kernelSpans.back().end);
+                static_cast<unsigned long long>(samples.back().end),
+                static_cast<unsigned long long>(kernelSpans.front().start),
+                static_cast<unsigned long long>(kernelSpans.back().end));
   if (activitySpans.size() == launches.size()) {
     // Activity start minus %globaltimer start, launch by launch: their clocks' difference.
     std::vector<int64_t> difference;
