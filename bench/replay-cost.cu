@@ -161,58 +161,38 @@ public:
   // Start and Stop with no launch between them: does that take the first start's cost?
   void startEmpty() {
     double t = now();
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = object_;
-    check(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+    start();
     double started = now();
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = object_;
-    check(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+    stop();
     double stopped = now();
-    // Launches another thread made meanwhile, if the range took them.
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = object_;
-    CUptiResult decoded = cuptiRangeProfilerDecodeData(&decode);
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = counterData_.data();
-    info.counterDataImageSize = counterData_.size();
-    check(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+    size_t dropped = 0;
+    CUptiResult decoded = decode(dropped); // launches another thread made meanwhile, if the range took them
     const char *text = nullptr;
     cuptiGetResultString(decoded, &text);
     std::printf("%s empty start %.1f ms stop %.1f ms (decode: %s, ranges %zu)\n", label_, started - t,
-                stopped - started, text ? text : "unknown", info.numTotalRanges);
+                stopped - started, text ? text : "unknown", ranges());
   }
 
   void profile(int launch, float *data, int n) {
     long residentBefore = residentMb(), deviceBefore = deviceUsedMb();
     double t = now();
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = object_;
-    check(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+    start();
     double started = now();
     long residentStarted = residentMb(), deviceStarted = deviceUsedMb();
     double launching = now();
     scale<<<(n + 255) / 256, 256>>>(data, n);
     check(cudaGetLastError(), "launch");
     double launched = now();
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = object_;
-    check(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+    bool allPasses = stop();
     double stopped = now();
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = object_;
-    check(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
+    size_t dropped = 0;
+    check(decode(dropped), "cuptiRangeProfilerDecodeData");
     double decoded = now();
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = counterData_.data();
-    info.counterDataImageSize = counterData_.size();
-    check(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
     std::printf("%s launch %d start %.1f ms (host %+ld MB, device %+ld MB) launch %.1f ms (host %+ld MB, "
                 "device %+ld MB) stop %.1f ms decode %.1f ms all-passes %d ranges %zu dropped %zu\n",
                 label_, launch, started - t, residentStarted - residentBefore, deviceStarted - deviceBefore,
                 launched - launching, residentMb() - residentStarted, deviceUsedMb() - deviceStarted,
-                stopped - launched, decoded - stopped, static_cast<int>(stop.isAllPassSubmitted),
-                info.numTotalRanges, decode.numOfRangeDropped);
+                stopped - launched, decoded - stopped, static_cast<int>(allPasses), ranges(), dropped);
   }
 
   ~ProfilerObject() {
@@ -224,6 +204,37 @@ public:
   }
 
 private:
+  void start() {
+    CUpti_RangeProfiler_Start_Params params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    params.pRangeProfilerObject = object_;
+    check(cuptiRangeProfilerStart(&params), "cuptiRangeProfilerStart");
+  }
+
+  /// Whether every pass of the range was submitted.
+  bool stop() {
+    CUpti_RangeProfiler_Stop_Params params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    params.pRangeProfilerObject = object_;
+    check(cuptiRangeProfilerStop(&params), "cuptiRangeProfilerStop");
+    return params.isAllPassSubmitted;
+  }
+
+  CUptiResult decode(size_t &dropped) {
+    CUpti_RangeProfiler_DecodeData_Params params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    params.pRangeProfilerObject = object_;
+    CUptiResult result = cuptiRangeProfilerDecodeData(&params);
+    dropped = params.numOfRangeDropped;
+    return result;
+  }
+
+  /// The ranges the counter data holds.
+  size_t ranges() {
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = counterData_.data();
+    info.counterDataImageSize = counterData_.size();
+    check(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+    return info.numTotalRanges;
+  }
+
   const char *label_;
   CUpti_RangeProfiler_Object *object_ = nullptr;
   std::vector<uint8_t> counterData_;
