@@ -60,10 +60,16 @@ void CounterSessions::configure(CUcontext context, CUdevice device) {
     selector_.useBaseSet();
 }
 
-bool CounterSessions::begin(const LaunchCall &call, const std::string &kernel, SignatureKey signature, int64_t index,
+bool CounterSessions::begin(const LaunchCall &call, const KernelInfo &kernel, SignatureKey signature, int64_t index,
                             CounterSet counters, Launch &launch) {
-  watch_.start(kernel, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
   CuptiProfilerHost *host = counters_.hostFor(launch.device, counters);
+  // Kernel replay runs the launch once per pass: a kernel that prints would print again on each.
+  if (kernel.prints && host && host->passes().value_or(2) > 1) {
+    diagnostics_.trace("launch " + std::to_string(index) + ": not profiled with " +
+                       std::to_string(host->passes().value_or(0)) + " passes: its kernel prints");
+    return false;
+  }
+  watch_.start(kernel.name, "starting CUPTI's range profiler (cuptiRangeProfilerEnable, SetConfig, Start)");
   int64_t started = timing_.start();
   bool begun = host && profiler_.begin(call.context, launch.device, *host);
   timing_.stop(ShimTiming::ProfileBegin, started);

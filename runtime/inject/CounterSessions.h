@@ -11,6 +11,7 @@
 #include "CuptiCallbacks.h"
 #include "CuptiRangeProfiler.h"
 #include "DeviceDescription.h"
+#include "KernelInfoCache.h"
 #include "Diagnostics.h"
 #include "LaunchGating.h"
 #include "ShimTiming.h"
@@ -48,9 +49,9 @@ public:
   /// Before context goes away.
   void release(CUcontext context) { profiler_.release(context); }
 
-  /// At the entry of a launch of signature that holds the gate alone: starts its session with the counter set
-  /// asked for. false when it cannot be profiled.
-  bool begin(const LaunchCall &call, const std::string &kernel, SignatureKey signature, int64_t index,
+  /// At the entry of a launch of kernel and signature that holds the gate alone: starts its session with the
+  /// counter set asked for. false when it cannot be profiled, or would print again on a replay pass.
+  bool begin(const LaunchCall &call, const KernelInfo &kernel, SignatureKey signature, int64_t index,
              CounterSet counters, Launch &launch);
   /// Whether the launch this thread is exiting (by its correlation id) has a session.
   bool inSession(uint32_t correlationId) const;

@@ -87,6 +87,9 @@ bool CuptiCallbacks::enable() {
   ok &= diagnostics_.cupti(cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                                                CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
                            "cuptiEnableCallback(context destroyed)");
+  ok &= diagnostics_.cupti(
+      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
+      "cuptiEnableCallback(module loaded)");
   for (CUpti_CallbackId id : nvtxCallbacks)
     diagnostics_.cupti(cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_NVTX, id), "cuptiEnableCallback(NVTX)");
   return ok;
@@ -107,6 +110,11 @@ void CUPTIAPI CuptiCallbacks::dispatch(void *self, CUpti_CallbackDomain domain, 
       callbacks->sink_.onContextCreated(resource->context);
     else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
       callbacks->sink_.onContextDestroying(resource->context);
+    else if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+      const auto *module = static_cast<const CUpti_ModuleResourceData *>(resource->resourceDescriptor);
+      if (module && module->pCubin)
+        callbacks->sink_.onModuleLoaded(reinterpret_cast<const uint8_t *>(module->pCubin), module->cubinSize);
+    }
     break;
   }
   case CUPTI_CB_DOMAIN_NVTX:

@@ -36,6 +36,8 @@ public:
   virtual void onLaunch(const LaunchCall &call) = 0;
   virtual void onContextCreated(CUcontext context) = 0;
   virtual void onContextDestroying(CUcontext context) = 0;
+  /// A module loaded into a context, as its cubin (ELF).
+  virtual void onModuleLoaded(const uint8_t *cubin, size_t size) = 0;
   virtual void onNvtxPush(const char *message) = 0;
   virtual void onNvtxPop() = 0;
   /// nvtxRangeStart*: a range not tied to a thread, open until onNvtxEnd with the same id.

@@ -77,9 +77,18 @@ std::shared_ptr<KernelInfo> KernelInfoCache::lookup(CUfunction function, const c
       return it->second;
   }
   std::shared_ptr<KernelInfo> info = describe(function, symbolName);
+  {
+    std::lock_guard<std::mutex> lock(printingMutex_);
+    info->prints = printing_.count(info->mangled) > 0;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   cache_[function] = info;
   return info;
+}
+
+void KernelInfoCache::notePrinting(const std::vector<std::string> &kernels) {
+  std::lock_guard<std::mutex> lock(printingMutex_);
+  printing_.insert(kernels.begin(), kernels.end());
 }
 
 std::vector<uint8_t> KernelInfoCache::capture(KernelInfo &info, void **kernelParams, void **extra) {

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace roofcheck::runtime {
@@ -28,6 +29,7 @@ struct KernelInfo {
   std::atomic<bool> kindsKnown{false}; ///< no Unknown left: kinds no longer changes
   bool selected = true;  ///< the name filter's verdict
   int registers = 0;     ///< per thread, as the compiler reports them (CU_FUNC_ATTRIBUTE_NUM_REGS); 0 unknown
+  bool prints = false;   ///< calls device printf: every replay pass of a launch would print again
 };
 
 /// "foo(int)" from "_Z3fooi"; the input when it is not a mangled name.
@@ -41,6 +43,10 @@ public:
 
   /// Decides KernelInfo::selected for every function described after this call.
   void setNameFilter(NameFilter filter) { filter_ = std::move(filter); }
+
+  /// Kernels (mangled names) of a module just loaded that call device printf. Takes no lock lookup holds:
+  /// a module can load inside a driver call lookup makes.
+  void notePrinting(const std::vector<std::string> &kernels);
 
   /// The info for function; symbolName is CUPTI's name for the launch (may be null).
   std::shared_ptr<KernelInfo> lookup(CUfunction function, const char *symbolName);
@@ -61,6 +67,8 @@ private:
   NameFilter filter_;
   std::mutex mutex_;
   std::unordered_map<CUfunction, std::shared_ptr<KernelInfo>> cache_;
+  std::mutex printingMutex_; // printing_; taken after mutex_ where both are
+  std::unordered_set<std::string> printing_;
 };
 
 } // namespace roofcheck::runtime

@@ -1,5 +1,6 @@
 #include "Shim.h"
 
+#include "../CubinExterns.h"
 #include "../ForkedChild.h"
 #include "../SignalFlush.h"
 
@@ -134,6 +135,14 @@ void Shim::onContextDestroying(CUcontext context) {
     traffic_.stopDevice(*device); // its samples are decoded while the device can still be asked
 }
 
+void Shim::onModuleLoaded(const uint8_t *cubin, size_t size) {
+  std::vector<std::string> printing = kernelsCalling(cubin, size, "vprintf");
+  if (printing.empty())
+    return;
+  diagnostics_.trace("module loaded: " + std::to_string(printing.size()) + " of its kernels print");
+  kernels_.notePrinting(printing);
+}
+
 void Shim::onNvtxPush(const char *message) { nvtx_.push(message); }
 void Shim::onNvtxPop() { nvtx_.pop(); }
 void Shim::onNvtxStart(uint64_t id, const char *message) { nvtx_.start(id, message); }
@@ -197,7 +206,7 @@ void Shim::enterLaunch(const LaunchCall &call) {
   l.nvtx = nvtx_.open();
   if (decision.profile && gating_.heldAlone())
     p.awaitingMetrics =
-        sessions_->begin(call, p.kernel->name, {signature, call.grid, call.block}, index, decision.counters, l);
+        sessions_->begin(call, *p.kernel, {signature, call.grid, call.block}, index, decision.counters, l);
   records_->addLaunch(std::move(p));
   timing_.stop(ShimTiming::LaunchKept, started);
 }

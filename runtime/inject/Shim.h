@@ -42,6 +42,7 @@ public:
   void onLaunch(const LaunchCall &call) override;
   void onContextCreated(CUcontext context) override;
   void onContextDestroying(CUcontext context) override;
+  void onModuleLoaded(const uint8_t *cubin, size_t size) override;
   void onNvtxPush(const char *message) override;
   void onNvtxPop() override;
   void onNvtxStart(uint64_t id, const char *message) override;
