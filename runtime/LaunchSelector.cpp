@@ -32,11 +32,11 @@ bool LaunchSelector::matches(const std::string &name, const std::string &mangled
 
 LaunchDecision LaunchSelector::decide(const std::string &name, const std::string &mangled, const Dim3 &grid,
                                       const Dim3 &block) {
-  return decideWithMatch(matches(name, mangled), mangled.empty() ? name : mangled, grid, block);
+  return decideWithMatch(matches(name, mangled), mangled.empty() ? name : mangled, grid, block, false);
 }
 
 LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::string &signature, const Dim3 &grid,
-                                      const Dim3 &block) {
+                                               const Dim3 &block, bool printing) {
   std::lock_guard<std::mutex> lock(mutex_);
   bool afterReplay = lastReplayed_;
   lastReplayed_ = false;
@@ -52,7 +52,7 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
   decision.record = true;
   if (canProfile_ && !isCommunicationKernel(signature)) {
     SignatureSamples &samples = perSignature_[{signature, grid, block}];
-    if (std::optional<CounterSet> set = nextSample(samples, afterReplay)) {
+    if (std::optional<CounterSet> set = nextSample(samples, afterReplay, printing)) {
       decision.profile = true;
       decision.counters = *set;
       lastReplayed_ = trafficSet_ && *set != CounterSet::Traffic;
@@ -68,16 +68,16 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
   return decision;
 }
 
-std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, bool afterReplay) {
+std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, bool afterReplay, bool printing) {
   if (samples_ != 0 && samples.profiled >= samples_)
     return std::nullopt;
   if (!trafficSet_)
-    return CounterSet::Full;
-  CounterSet first = baseSet_ && samples_ != 1 ? CounterSet::Base : CounterSet::Full;
+    return CounterSet::Full; // a printing kernel's launch, where this needs replay, is refused as it begins
+  CounterSet first = printing ? CounterSet::Traffic : baseSet_ && samples_ != 1 ? CounterSet::Base : CounterSet::Full;
   if (samples_ == 0) {
     if (samples.owesFull)
       return CounterSet::Full;
-    bool trafficTurn = samples.profiled % 2 == 1;
+    bool trafficTurn = printing || samples.profiled % 2 == 1;
     if (trafficTurn && afterReplay)
       return std::nullopt;
     return trafficTurn ? CounterSet::Traffic : first;

@@ -33,7 +33,8 @@ namespace roofcheck::runtime {
 /// (needsTensorOps) gets the full set on its next turn; the others' tensor op totals are 0. A full turn waits
 /// like a traffic turn where it would change the set, and traffic turns wait for owed full turns for one window
 /// more, so that the sets change twice, not at every owed one. --samples 1 keeps the full set: a signature's
-/// one sample counts everything.
+/// one sample counts everything. A kernel that prints (device printf) gets traffic samples only, its first
+/// one too: kernel replay runs a launch once per pass, and each pass would print again.
 enum class CounterSet { Full, Base, Traffic };
 
 /// A signature: the kernel (mangled name, else name), grid and block.
@@ -58,8 +59,9 @@ public:
   /// Decides for the next launch, in launch order. Thread-safe.
   LaunchDecision decide(const std::string &name, const std::string &mangled, const Dim3 &grid, const Dim3 &block);
   /// The same with the name filter's verdict known (matches() is the same for every launch of a kernel);
-  /// signature names the kernel in the per-signature sample counts.
-  LaunchDecision decideWithMatch(bool nameMatches, const std::string &signature, const Dim3 &grid, const Dim3 &block);
+  /// signature names the kernel in the per-signature sample counts; printing: the kernel calls printf.
+  LaunchDecision decideWithMatch(bool nameMatches, const std::string &signature, const Dim3 &grid, const Dim3 &block,
+                                 bool printing);
 
   /// Whether --kernel selects a kernel of these names.
   bool matches(const std::string &name, const std::string &mangled) const;
@@ -100,7 +102,7 @@ private:
   int64_t owedFull_ = 0; ///< signatures with owesFull
 
   /// The set a signature's next sample counts, nullopt when this launch goes without counters.
-  std::optional<CounterSet> nextSample(SignatureSamples &samples, bool afterReplay);
+  std::optional<CounterSet> nextSample(SignatureSamples &samples, bool afterReplay, bool printing);
 };
 
 } // namespace roofcheck::runtime

@@ -175,7 +175,7 @@ void Shim::enterLaunch(const LaunchCall &call) {
   int64_t index = records_->newLaunch();
   std::shared_ptr<KernelInfo> info = kernels_.lookup(call.function, call.symbolName);
   const std::string &signature = info->mangled.empty() ? info->name : info->mangled;
-  LaunchDecision decision = selector_->decideWithMatch(info->selected, signature, call.grid, call.block);
+  LaunchDecision decision = selector_->decideWithMatch(info->selected, signature, call.grid, call.block, info->prints);
   if (diagnostics_.tracing())
     diagnostics_.trace("launch " + std::to_string(index) + " " + info->name + (decision.record ? " recorded" : "") +
                        (decision.profile ? " profiled" : ""));

@@ -190,6 +190,41 @@ TEST(LaunchSelector, OwedFullSamplesComeBeforeTrafficTurns) {
   EXPECT_EQ(profiledOnly(got), "BBBB" + std::string(6, 'T')) << got;
 }
 
+// n launches of a kernel that prints (device printf), as sets() writes them.
+std::string printingSets(LaunchSelector &s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    LaunchDecision d = s.decideWithMatch(true, "printing", g2, b, true);
+    out += !d.profile ? '-' : d.counters == CounterSet::Full ? 'F' : d.counters == CounterSet::Base ? 'B' : 'T';
+  }
+  return out;
+}
+
+TEST(LaunchSelector, APrintingKernelGetsTrafficSamplesOnly) {
+  // Kernel replay runs a launch once per pass and each pass would print again: a printing kernel's samples,
+  // its first one too, are one-pass traffic samples, while another kernel's first sample counts the base set.
+  LaunchSelector s(RunOptions{}, true);
+  s.useTrafficSet();
+  s.useBaseSet();
+  EXPECT_EQ(sets(s, {&g1}), "B");
+  EXPECT_EQ(printingSets(s, 4), "TTT-");
+  RunOptions every;
+  every.samplesPerSignature = 0;
+  LaunchSelector all(every, true);
+  all.useTrafficSet();
+  all.useBaseSet();
+  EXPECT_EQ(printingSets(all, 3), "TTT");
+  RunOptions one;
+  one.samplesPerSignature = 1;
+  LaunchSelector single(one, true);
+  single.useTrafficSet();
+  EXPECT_EQ(printingSets(single, 2), "T-");
+  // Without a traffic set the full set is asked for; where it needs replay the launch is refused as it
+  // begins (CounterSessions), where it is one pass it prints once.
+  LaunchSelector noTraffic(RunOptions{}, true);
+  EXPECT_EQ(printingSets(noTraffic, 4), "FFF-");
+}
+
 TEST(LaunchSelector, SamplesZeroProfilesEveryLaunch) {
   RunOptions o;
   o.samplesPerSignature = 0;
