@@ -16,6 +16,13 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" --quiet fuzz-all
 
+# The cubin reader's seed is a cubin of printing kernels, where nvcc is there to write one.
+cubins=$(mktemp -d)
+trap 'rm -rf "$cubins"' EXIT
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$nvcc" ] && "$nvcc" -arch=sm_90 -cubin -o "$cubins/printing.cubin" "$src/test/unit/runtime/Inputs/printing.cu" ||
+  echo "fuzz-cubin: no nvcc, no seed cubin"
+
 # Seeds: the tree's own corpus, plus every sample and test document of the matching kind.
 declare -A seeds=(
   [expr]="$src/fuzz/corpus/expr"
@@ -25,16 +32,19 @@ declare -A seeds=(
   [ceilings]="$src/fuzz/corpus/ceilings $src/docs/schemas/examples/ceilings.json $src/test/report/Inputs/*.ceilings.json"
   [report]="$src/docs/schemas/examples/report.json"
   [nvcc]="$src/fuzz/corpus/nvcc"
+  [cubin]="$cubins"
 )
 status=0
-for target in expr claims static measured ceilings report nvcc; do
+for target in expr claims static measured ceilings report nvcc cubin; do
   work=$(mktemp -d)
   for seed in ${seeds[$target]}; do
     [ -e "$seed" ] && cp -r "$seed" "$work/" 2>/dev/null || true
   done
   find "$work" -mindepth 2 -type f -exec mv -t "$work" {} + 2>/dev/null || true
   log=$work.log
-  if "$build/fuzz/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  max_len=4096
+  [ "$target" = cubin ] && max_len=32768 # a cubin's section table comes last
+  if "$build/fuzz/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
        -artifact_prefix="$build/fuzz/crash-$target-" -print_final_stats=1 "$work" >"$log" 2>&1; then
     runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")
     echo "fuzz-$target: $runs inputs in ${seconds}s, no finding"
