@@ -11,8 +11,8 @@
 #include "CuptiCallbacks.h"
 #include "CuptiRangeProfiler.h"
 #include "DeviceDescription.h"
-#include "KernelInfoCache.h"
 #include "Diagnostics.h"
+#include "KernelInfoCache.h"
 #include "LaunchGating.h"
 #include "ShimTiming.h"
 

@@ -1,5 +1,6 @@
 // The one class that talks to CUPTI's callback API: subscribes, turns on the driver launch callbacks,
-// context creation/destruction and NVTX ranges (push/pop and start/end), and hands each event to a sink in plain terms.
+// context creation/destruction, module loads and NVTX ranges (push/pop and start/end), and hands each event to a
+// sink in plain terms.
 #pragma once
 
 #include "Diagnostics.h"
