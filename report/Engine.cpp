@@ -397,6 +397,14 @@ Model measuredModel(const Inputs &inputs) {
                                 " launches have no duration: their time is not in the time shares, and the rates of "
                                 "their kernels take the mean duration of the launches that have one",
                             {}});
+  if (int64_t counted = launches.launchesCountedWithoutDuration(); counted > 0)
+    doc.problems.push_back({"counted-without-duration", "note",
+                            std::to_string(counted) +
+                                " profiled launches were counted by a set without the duration (the one-pass FLOP "
+                                "counters of kernels that print, or a metric list without gpu__time_duration.sum): "
+                                "their time is not in the time shares, and the rates of their kernels take the mean "
+                                "duration of the launches that have one",
+                            {}});
   if (!uncountedPrecisions.empty()) {
     std::vector<std::string> items;
     for (const auto &[name, precisions] : uncountedPrecisions) {

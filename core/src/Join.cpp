@@ -345,6 +345,8 @@ void LaunchJoin::take(const Launch &l, const MeasuredHeader &header, const std::
     duration = static_cast<double>(*l.durationNs);
   else if (auto t = metric(l, metrics::Duration))
     duration = *t;
+  else if (l.profiled && !l.metrics.empty())
+    ++countedWithoutDuration_; // its counters took the place of its activity record
   else
     ++withoutDuration_;
   totalTimeNs_ += duration.value_or(0);

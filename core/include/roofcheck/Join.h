@@ -173,8 +173,11 @@ public:
 
   /// Every launch's GPU time.
   double totalTimeNs() const { return totalTimeNs_; }
-  /// Launches with no duration of any kind.
+  /// Launches with no duration of any kind, but those of countedWithoutDuration.
   int64_t launchesWithoutDuration() const { return withoutDuration_; }
+  /// Profiled launches whose counter set had no duration metric (the one-pass FLOP counters of a kernel that
+  /// prints, a metric list without it): no duration of any kind, by the run's design.
+  int64_t launchesCountedWithoutDuration() const { return countedWithoutDuration_; }
   /// One line per signature whose static counts have no value at its bindings.
   const std::vector<std::string> &notEvaluated() const { return notEvaluated_; }
   /// Printed on stderr; the join is usable.
@@ -199,7 +202,7 @@ private:
   const JoinedKernel *previous_ = nullptr; ///< the kernel of the launch before, in the current file
   int64_t previousIndex_ = 0;
   double totalTimeNs_ = 0;
-  int64_t withoutDuration_ = 0;
+  int64_t withoutDuration_ = 0, countedWithoutDuration_ = 0;
   std::vector<std::string> notEvaluated_, warnings_;
 };
 
