@@ -55,9 +55,11 @@ LaunchDecision LaunchSelector::decideWithMatch(bool nameMatches, const std::stri
     if (std::optional<CounterSet> set = nextSample(samples, afterReplay, printing)) {
       decision.profile = true;
       decision.counters = *set;
-      lastReplayed_ = trafficSet_ && *set != CounterSet::Traffic;
+      lastReplayed_ = trafficSet_ && (*set == CounterSet::Full || *set == CounterSet::Base);
       lastProfiled_ = *set;
       ++samples.profiled;
+      samples.traffic += *set == CounterSet::Traffic;
+      samples.instructions += *set == CounterSet::Instructions;
       if (*set == CounterSet::Full && samples.owesFull) {
         samples.owesFull = false;
         --owedFull_;
@@ -73,11 +75,13 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
     return std::nullopt;
   if (!trafficSet_)
     return CounterSet::Full; // a printing kernel's launch, where this needs replay, is refused as it begins
-  CounterSet first = printing ? CounterSet::Traffic : baseSet_ && samples_ != 1 ? CounterSet::Base : CounterSet::Full;
+  if (printing)
+    return printingSample(samples, afterReplay);
+  CounterSet first = baseSet_ && samples_ != 1 ? CounterSet::Base : CounterSet::Full;
   if (samples_ == 0) {
     if (samples.owesFull)
       return CounterSet::Full;
-    bool trafficTurn = printing || samples.profiled % 2 == 1;
+    bool trafficTurn = samples.profiled % 2 == 1;
     if (trafficTurn && afterReplay)
       return std::nullopt;
     return trafficTurn ? CounterSet::Traffic : first;
@@ -97,6 +101,22 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
   return CounterSet::Traffic;
 }
 
+std::optional<CounterSet> LaunchSelector::printingSample(SignatureSamples &samples, bool afterReplay) {
+  if (samples_ != 0 && samples.profiled == 0) {
+    ++firstSamples_;
+    launchesSinceFirstSample_ = 0;
+  }
+  // The set with fewer samples; where they are even the traffic set, but right after a replayed launch, whose
+  // dirty lines a traffic sample would count as this one's.
+  bool instructionsDue =
+      samples.instructions < samples.traffic || (afterReplay && samples.instructions == samples.traffic);
+  if (instructionSet_ && instructionsDue)
+    return CounterSet::Instructions;
+  if (afterReplay && samples.profiled > 0)
+    return std::nullopt;
+  return CounterSet::Traffic;
+}
+
 void LaunchSelector::stopProfiling() {
   std::lock_guard<std::mutex> lock(mutex_);
   canProfile_ = false;
@@ -105,6 +125,11 @@ void LaunchSelector::stopProfiling() {
 void LaunchSelector::useTrafficSet() {
   std::lock_guard<std::mutex> lock(mutex_);
   trafficSet_ = true;
+}
+
+void LaunchSelector::useInstructionSet() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  instructionSet_ = true;
 }
 
 void LaunchSelector::useBaseSet() {

@@ -33,9 +33,11 @@ namespace roofcheck::runtime {
 /// (needsTensorOps) gets the full set on its next turn; the others' tensor op totals are 0. A full turn waits
 /// like a traffic turn where it would change the set, and traffic turns wait for owed full turns for one window
 /// more, so that the sets change twice, not at every owed one. --samples 1 keeps the full set: a signature's
-/// one sample counts everything. A kernel that prints (device printf) gets traffic samples only, its first
-/// one too: kernel replay runs a launch once per pass, and each pass would print again.
-enum class CounterSet { Full, Base, Traffic };
+/// one sample counts everything. A kernel that prints (device printf) gets one-pass sets only, its first sample
+/// too: kernel replay runs a launch once per pass, and each pass would print again. Its samples take the
+/// traffic set and the instruction set (the FLOP counters without the traffic metrics, one pass where the
+/// device has it) in turn, so that its launches have both DRAM bytes and FLOPs; never the tensor op totals.
+enum class CounterSet { Full, Base, Traffic, Instructions };
 
 /// A signature: the kernel (mangled name, else name), grid and block.
 using SignatureKey = std::tuple<std::string, Dim3, Dim3>;
@@ -72,6 +74,8 @@ public:
   void useTrafficSet();
   /// The device has a base set too: first samples count it.
   void useBaseSet();
+  /// The device has a one-pass instruction set too: printing kernels' samples alternate it with the traffic set.
+  void useInstructionSet();
   /// A base sample of signature counted tensor math: its next turn counts the full set.
   void needsTensorOps(const SignatureKey &signature);
 
@@ -84,6 +88,7 @@ private:
   bool canProfile_;
   bool trafficSet_ = false;
   bool baseSet_ = false;
+  bool instructionSet_ = false;
   bool lastReplayed_ = false; ///< the launch before this one got the full or base set under replay
   CounterSet lastProfiled_ = CounterSet::Full; ///< the set the range profiler holds
   int64_t firstSamples_ = 0;                   ///< signatures sampled so far
@@ -97,12 +102,15 @@ private:
     int64_t profiled = 0;
     bool owesFull = false; ///< its base sample counted tensor math; no full sample yet
     bool hadFull = false;
+    int64_t traffic = 0, instructions = 0; ///< samples of the traffic and of the instruction set
   };
   std::map<SignatureKey, SignatureSamples> perSignature_;
   int64_t owedFull_ = 0; ///< signatures with owesFull
 
   /// The set a signature's next sample counts, nullopt when this launch goes without counters.
   std::optional<CounterSet> nextSample(SignatureSamples &samples, bool afterReplay, bool printing);
+  /// nextSample for a kernel that prints: traffic and instruction samples in turn.
+  std::optional<CounterSet> printingSample(SignatureSamples &samples, bool afterReplay);
 };
 
 } // namespace roofcheck::runtime

@@ -17,6 +17,15 @@ namespace roofcheck::runtime {
 namespace {
 // The longest the first context's callback waits for the configurations made ahead (~0.3 s on the H200).
 constexpr std::chrono::seconds aheadPatience{10};
+
+// The metrics of a configuration that keep keeps, in its order.
+template <typename Keep> std::vector<std::string> metricsOf(const CuptiProfilerHost &configuration, Keep keep) {
+  std::vector<std::string> kept;
+  for (const std::string &metric : configuration.metrics())
+    if (keep(metric))
+      kept.push_back(metric);
+  return kept;
+}
 } // namespace
 
 void CounterConfigurations::prepare(CounterRequest request) {
@@ -136,38 +145,35 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
     return Outcome::Failed;
   diagnostics_.trace("counters of device " + std::to_string(device) + " configured: " +
                      std::to_string(full->passes().value_or(0)) + " passes");
+  auto isTraffic = [](const std::string &metric) {
+    return std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end();
+  };
+  auto isRequested = [&](const std::string &metric) {
+    return std::find(request.metrics.begin(), request.metrics.end(), metric) != request.metrics.end();
+  };
   // The tensor op totals take most of the full set's passes (7 of 8 on GH100) and are 0 wherever the tensor
   // pipe did no math, which the base set's two instruction counts tell (HFMA2.MMA moves are no math).
   std::unique_ptr<CuptiProfilerHost> base;
   if (request.trafficSet && request.addTensorMetrics && full->passes().value_or(1) > 1) {
-    std::vector<std::string> baseList; // the requested metrics the chip has
-    for (const std::string &metric : full->metrics())
-      if (std::find(request.metrics.begin(), request.metrics.end(), metric) != request.metrics.end())
-        baseList.push_back(metric);
     base = std::make_unique<CuptiProfilerHost>(diagnostics_);
-    bool fewerPasses = base->configure(chip, availability, baseList, TensorMetrics::Instructions) &&
-                       base->passes() < full->passes() &&
-                       std::find(base->metrics().begin(), base->metrics().end(),
-                                 metrics::TensorPipeInstructions) != base->metrics().end();
+    bool fewerPasses =
+        base->configure(chip, availability, metricsOf(*full, isRequested), TensorMetrics::Instructions) &&
+        base->passes() < full->passes() &&
+        std::find(base->metrics().begin(), base->metrics().end(), metrics::TensorPipeInstructions) !=
+            base->metrics().end();
     diagnostics_.trace("base set of device " + std::to_string(device) + ": " +
                        (fewerPasses ? std::to_string(*base->passes()) + " passes" : "not available"));
     if (!fewerPasses)
       base.reset();
   }
-  std::unique_ptr<CuptiProfilerHost> traffic;
-  if (request.trafficSet && full->passes().value_or(1) > 1) {
-    std::vector<std::string> trafficList;
-    for (const std::string &metric : full->metrics())
-      if (std::find(trafficMetrics().begin(), trafficMetrics().end(), metric) != trafficMetrics().end())
-        trafficList.push_back(metric);
-    traffic = std::make_unique<CuptiProfilerHost>(diagnostics_);
-    bool onePass = !trafficList.empty() &&
-                   traffic->configure(chip, availability, trafficList, TensorMetrics::None) && traffic->passes() == 1;
-    diagnostics_.trace("traffic set of device " + std::to_string(device) + ": " +
-                       (onePass ? "one pass" : "not available"));
-    if (!onePass)
-      traffic.reset();
-  }
+  // The traffic metrics in one pass, on the program's own launch, and the others but the tensor op totals in
+  // one pass, for the kernels that must not be replayed (they print).
+  std::unique_ptr<CuptiProfilerHost> traffic, instructions;
+  if (request.trafficSet && full->passes().value_or(1) > 1)
+    traffic = onePassSet("traffic", device, chip, availability, metricsOf(*full, isTraffic));
+  if (traffic)
+    instructions = onePassSet("instruction", device, chip, availability,
+                              metricsOf(*full, [&](const std::string &m) { return isRequested(m) && !isTraffic(m); }));
   std::lock_guard<std::mutex> lock(mutex_);
   DeviceCounters &counters = devices_[device];
   if (counters.abandoned)
@@ -175,7 +181,20 @@ CounterConfigurations::Outcome CounterConfigurations::make(CUcontext context, in
   counters.full = std::move(full);
   counters.base = std::move(base);
   counters.traffic = std::move(traffic);
+  counters.instructions = std::move(instructions);
   return Outcome::Made;
+}
+
+std::unique_ptr<CuptiProfilerHost>
+CounterConfigurations::onePassSet(const std::string &name, int device, const std::string &chip,
+                                  const std::vector<uint8_t> &availability, const std::vector<std::string> &metrics) {
+  auto set = std::make_unique<CuptiProfilerHost>(diagnostics_);
+  bool onePass = !metrics.empty() &&
+                 set->configure(chip, availability, metrics, CuptiProfilerHost::TensorMetrics::None) &&
+                 set->passes() == 1;
+  diagnostics_.trace(name + " set of device " + std::to_string(device) + ": " +
+                     (onePass ? "one pass" : "not available"));
+  return onePass ? std::move(set) : nullptr;
 }
 
 CuptiProfilerHost *CounterConfigurations::hostFor(int device, CounterSet set) {
@@ -188,6 +207,8 @@ CuptiProfilerHost *CounterConfigurations::hostFor(int device, CounterSet set) {
     return counters.traffic.get();
   if (set == CounterSet::Base && counters.base)
     return counters.base.get();
+  if (set == CounterSet::Instructions && counters.instructions)
+    return counters.instructions.get();
   return counters.full.get();
 }
 

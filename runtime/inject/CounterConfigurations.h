@@ -1,9 +1,9 @@
 // Each device's counter configurations: the collected metrics, the base set (all of them but the tensor op
-// totals) where that takes fewer passes, and the traffic set where those need kernel replay and the traffic
-// metrics fit in one pass. Device 0's are made ahead, on a thread of their own while
-// the program makes its first context, without a counter availability image where CUPTI knows the chip; the
-// others when the device's first context is created, from that context's counter availability. Never
-// destroyed, like the Shim.
+// totals) where that takes fewer passes, the traffic set where those need kernel replay and the traffic
+// metrics fit in one pass, and with it the instruction set (the others, without the tensor's) where they do.
+// Device 0's are made ahead, on a thread of their own while the program makes its first context, without a
+// counter availability image where CUPTI knows the chip; the others when the device's first context is
+// created, from that context's counter availability. Never destroyed, like the Shim.
 #pragma once
 
 #include "../LaunchSelector.h"
@@ -65,12 +65,16 @@ private:
     std::shared_future<std::optional<Outcome>> ahead;
     bool claimed = false; ///< a context's configure has taken this device
     bool abandoned = false; ///< the context's configure stopped waiting for those made ahead
-    std::unique_ptr<CuptiProfilerHost> full, base, traffic;
+    std::unique_ptr<CuptiProfilerHost> full, base, traffic, instructions;
   };
   std::optional<Outcome> makeAhead(const CounterRequest &request);
   /// context: the device's first, whose counter availability the configurations are made from (nullptr:
   /// made ahead, without).
   Outcome make(CUcontext context, int device, const std::string &chip, const CounterRequest &request);
+  /// A configuration of metrics where they take one pass, else nullptr (traced as name's set).
+  std::unique_ptr<CuptiProfilerHost> onePassSet(const std::string &name, int device, const std::string &chip,
+                                                const std::vector<uint8_t> &availability,
+                                                const std::vector<std::string> &metrics);
 
   Diagnostics &diagnostics_;
   std::once_flag profilerInitialized_;

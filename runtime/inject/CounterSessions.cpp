@@ -58,6 +58,8 @@ void CounterSessions::configure(CUcontext context, CUdevice device) {
     selector_.useTrafficSet();
   if (counters_.hostFor(static_cast<int>(device), CounterSet::Base) != full)
     selector_.useBaseSet();
+  if (counters_.hostFor(static_cast<int>(device), CounterSet::Instructions) != full)
+    selector_.useInstructionSet();
 }
 
 bool CounterSessions::begin(const LaunchCall &call, const KernelInfo &kernel, SignatureKey signature, int64_t index,

@@ -152,14 +152,15 @@ void LaunchRecords::absorbArrivalsLocked() {
       p.launch.profiled = true;
       p.launch.replayPasses = arrival.passes;
       p.launch.metrics = std::move(*arrival.metrics);
-      // Under kernel replay CUPTI gives the launch no activity record: its duration is the counter's.
+      // Under kernel replay CUPTI gives the launch no activity record: its duration is the counter's, and
+      // with a set that has none (a printing kernel's FLOP counters) it has none to wait for.
       auto duration = p.launch.metrics.find(metrics::Duration);
       if (!p.timed && duration != p.launch.metrics.end()) {
         p.launch.durationNs = static_cast<int64_t>(duration->second);
         p.timed = true;
       }
     }
-    if (p.timed) {
+    if (p.timed || p.launch.profiled) {
       emitLocked(std::move(p.launch));
       pending_.erase(it);
     }

@@ -23,15 +23,33 @@ TEST(LaunchSelector, CountersForTheFirstThreeOfEachSignatureTimingForAll) {
   EXPECT_TRUE(s.decide("j(int)", "_Z1ji", g1, b).profile);
 }
 
-// What each launch gets: "F" the full set, "B" the base set, "T" the traffic set, "-" recorded without
-// counters. A base sample of a signature in tensorGrids counts tensor math, as the shim then says.
+// What a launch gets: "F" the full set, "B" the base set, "T" the traffic set, "I" the instruction set, "-"
+// recorded without counters.
+char setOf(const LaunchDecision &d) {
+  if (!d.profile)
+    return '-';
+  switch (d.counters) {
+  case CounterSet::Full:
+    return 'F';
+  case CounterSet::Base:
+    return 'B';
+  case CounterSet::Traffic:
+    return 'T';
+  case CounterSet::Instructions:
+    return 'I';
+  }
+  return '?';
+}
+
+// What each launch gets, as setOf writes it. A base sample of a signature in tensorGrids counts tensor math,
+// as the shim then says.
 std::string sets(LaunchSelector &s, const std::vector<const Dim3 *> &grids,
                  const std::vector<const Dim3 *> &tensorGrids = {}) {
   std::string out;
   for (const Dim3 *grid : grids) {
     LaunchDecision d = s.decide("k", "k", *grid, b);
     EXPECT_TRUE(d.record);
-    out += !d.profile ? '-' : d.counters == CounterSet::Full ? 'F' : d.counters == CounterSet::Base ? 'B' : 'T';
+    out += setOf(d);
     if (d.profile && d.counters == CounterSet::Base &&
         std::find(tensorGrids.begin(), tensorGrids.end(), grid) != tensorGrids.end())
       s.needsTensorOps({"k", *grid, b});
@@ -194,31 +212,51 @@ TEST(LaunchSelector, OwedFullSamplesComeBeforeTrafficTurns) {
 std::string printingSets(LaunchSelector &s, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) {
-    LaunchDecision d = s.decideWithMatch(true, "printing", g2, b, true);
-    out += !d.profile ? '-' : d.counters == CounterSet::Full ? 'F' : d.counters == CounterSet::Base ? 'B' : 'T';
+    out += setOf(s.decideWithMatch(true, "printing", g2, b, true));
   }
   return out;
 }
 
-TEST(LaunchSelector, APrintingKernelGetsTrafficSamplesOnly) {
+TEST(LaunchSelector, APrintingKernelGetsOnePassSamplesOnly) {
   // Kernel replay runs a launch once per pass and each pass would print again: a printing kernel's samples,
-  // its first one too, are one-pass traffic samples, while another kernel's first sample counts the base set.
+  // its first one too, take the one-pass sets, traffic and instructions in turn, while another kernel's first
+  // sample counts the base set. Where the two are even the traffic set goes first, but right after a replayed
+  // launch (a traffic sample would count the replay's dirty lines).
   LaunchSelector s(RunOptions{}, true);
   s.useTrafficSet();
   s.useBaseSet();
+  s.useInstructionSet();
   EXPECT_EQ(sets(s, {&g1}), "B");
-  EXPECT_EQ(printingSets(s, 4), "TTT-");
+  EXPECT_EQ(printingSets(s, 4), "ITT-");
+  LaunchSelector first(RunOptions{}, true);
+  first.useTrafficSet();
+  first.useBaseSet();
+  first.useInstructionSet();
+  EXPECT_EQ(printingSets(first, 4), "TIT-");
   RunOptions every;
   every.samplesPerSignature = 0;
   LaunchSelector all(every, true);
   all.useTrafficSet();
   all.useBaseSet();
-  EXPECT_EQ(printingSets(all, 3), "TTT");
+  all.useInstructionSet();
+  EXPECT_EQ(printingSets(all, 5), "TITIT");
+  // A traffic turn right after a replayed launch, with the instruction samples ahead, waits a launch.
+  EXPECT_EQ(sets(all, {&g1}), "B");
+  EXPECT_EQ(printingSets(all, 3), "ITI");
+  EXPECT_EQ(sets(all, {&g1}), "T");
+  EXPECT_EQ(printingSets(all, 1), "T");
   RunOptions one;
   one.samplesPerSignature = 1;
   LaunchSelector single(one, true);
   single.useTrafficSet();
+  single.useInstructionSet();
   EXPECT_EQ(printingSets(single, 2), "T-");
+  // A device without an instruction set (the FLOP counters need more than one pass): traffic samples only.
+  LaunchSelector trafficOnly(RunOptions{}, true);
+  trafficOnly.useTrafficSet();
+  trafficOnly.useBaseSet();
+  EXPECT_EQ(sets(trafficOnly, {&g1}), "B");
+  EXPECT_EQ(printingSets(trafficOnly, 4), "TTT-");
   // Without a traffic set the full set is asked for; where it needs replay the launch is refused as it
   // begins (CounterSessions), where it is one pass it prints once.
   LaunchSelector noTraffic(RunOptions{}, true);
