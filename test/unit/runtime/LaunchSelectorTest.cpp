@@ -211,9 +211,8 @@ TEST(LaunchSelector, OwedFullSamplesComeBeforeTrafficTurns) {
 // n launches of a kernel that prints (device printf), as sets() writes them.
 std::string printingSets(LaunchSelector &s, int n) {
   std::string out;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; ++i)
     out += setOf(s.decideWithMatch(true, "printing", g2, b, true));
-  }
   return out;
 }
 
