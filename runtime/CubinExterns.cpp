@@ -78,8 +78,8 @@ std::vector<std::string> kernelsCalling(const uint8_t *cubin, size_t size, std::
   const Section &symbolNames = sections[symbols->link];
   auto symbolName = [&](uint32_t index) -> std::string_view {
     uint32_t name = 0;
-    if (uint64_t{index} * SymbolSize + SymbolSize > symbols->size || !elf.read(symbols->offset + index * SymbolSize, name) ||
-        name >= symbolNames.size)
+    size_t entry = size_t{index} * SymbolSize;
+    if (entry + SymbolSize > symbols->size || !elf.read(symbols->offset + entry, name) || name >= symbolNames.size)
       return {};
     return elf.string(symbolNames.offset + name);
   };
