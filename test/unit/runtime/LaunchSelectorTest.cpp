@@ -208,6 +208,11 @@ TEST(LaunchSelector, OwedFullSamplesComeBeforeTrafficTurns) {
   EXPECT_EQ(profiledOnly(got), "BBBB" + std::string(6, 'T')) << got;
 }
 
+void withOnePassSets(LaunchSelector &s) {
+  withBaseSet(s);
+  s.useInstructionSet();
+}
+
 // n launches of a kernel that prints (device printf), as sets() writes them.
 std::string printingSets(LaunchSelector &s, int n) {
   std::string out;
@@ -222,24 +227,18 @@ TEST(LaunchSelector, APrintingKernelGetsOnePassSamplesOnly) {
   // sample counts the base set. Where the two are even the traffic set goes first, but right after a replayed
   // launch (a traffic sample would count the replay's dirty lines).
   LaunchSelector s(RunOptions{}, true);
-  s.useTrafficSet();
-  s.useBaseSet();
-  s.useInstructionSet();
+  withOnePassSets(s);
   EXPECT_EQ(sets(s, {&g1}), "B");
   EXPECT_EQ(printingSets(s, 4), "ITT-");
   LaunchSelector first(RunOptions{}, true);
-  first.useTrafficSet();
-  first.useBaseSet();
-  first.useInstructionSet();
+  withOnePassSets(first);
   EXPECT_EQ(printingSets(first, 4), "TIT-");
   RunOptions every;
   every.samplesPerSignature = 0;
   LaunchSelector all(every, true);
-  all.useTrafficSet();
-  all.useBaseSet();
-  all.useInstructionSet();
+  withOnePassSets(all);
   EXPECT_EQ(printingSets(all, 5), "TITIT");
-  // A traffic turn right after a replayed launch, with the instruction samples ahead, waits a launch.
+  // After a replayed launch the set that is behind goes first; on a tie after a launch not replayed, traffic.
   EXPECT_EQ(sets(all, {&g1}), "B");
   EXPECT_EQ(printingSets(all, 3), "ITI");
   EXPECT_EQ(sets(all, {&g1}), "T");
