@@ -93,8 +93,14 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
   }
   int64_t window = std::min(2 * firstSamples_, maxQuietLaunches);
   bool quiet = launchesSinceFirstSample_ >= window;
-  if (samples.owesFull)
-    return lastProfiled_ == CounterSet::Full || quiet ? std::optional(CounterSet::Full) : std::nullopt;
+  if (samples.owesFull) {
+    // It waits for the set to be changed anyway, but one launch of its signature at most: a short program's
+    // GEMM may not come again, and its tensor op totals are its FLOPs.
+    if (lastProfiled_ == CounterSet::Full || quiet || samples.fullWaits >= maxFullWaits)
+      return CounterSet::Full;
+    ++samples.fullWaits;
+    return std::nullopt;
+  }
   bool fullOwed = owedFull_ > 0 && launchesSinceFirstSample_ < 2 * window;
   if (afterReplay || (lastProfiled_ != CounterSet::Traffic && (!quiet || fullOwed)))
     return std::nullopt;

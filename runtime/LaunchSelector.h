@@ -31,8 +31,10 @@ namespace roofcheck::runtime {
 /// With a base set (the default metrics: every one but the tensor op totals, which take 7 of the full set's 8
 /// passes on GH100), a signature's first sample counts the base set, and one whose tensor pipe did math
 /// (needsTensorOps) gets the full set on its next turn; the others' tensor op totals are 0. A full turn waits
-/// like a traffic turn where it would change the set, and traffic turns wait for owed full turns for one window
-/// more, so that the sets change twice, not at every owed one. --samples 1 keeps the full set: a signature's
+/// like a traffic turn where it would change the set, but for one launch of its signature at most (a 27-launch
+/// PyTorch program's GEMM, launched 3 times, never had it), and traffic turns wait for owed full turns for one
+/// window more, so that the sets change a few times, not at every owed one (4 times on the MLP's recorded
+/// launches, 2 with no limit to the wait). --samples 1 keeps the full set: a signature's
 /// one sample counts everything. A kernel that prints (device printf) gets one-pass sets only, its first sample
 /// too: kernel replay runs a launch once per pass, and each pass would print again. Its samples take the
 /// traffic set and the instruction set (the FLOP counters without the traffic metrics, one pass where the
@@ -98,10 +100,12 @@ private:
   /// pass, its kernels still appearing phase by phase, is over.
   int64_t launchesSinceFirstSample_ = 0;
   static constexpr int64_t maxQuietLaunches = 64;
+  static constexpr int64_t maxFullWaits = 1;
   struct SignatureSamples {
     int64_t profiled = 0;
     bool owesFull = false; ///< its base sample counted tensor math; no full sample yet
     bool hadFull = false;
+    int64_t fullWaits = 0; ///< launches its owed full sample has passed over
     int64_t traffic = 0, instructions = 0; ///< samples of the traffic and of the instruction set
   };
   std::map<SignatureKey, SignatureSamples> perSignature_;

@@ -167,6 +167,11 @@ TEST(LaunchSelector, BaseSetFirstAndTheFullSetOnlyWhereTheTensorPipeDidMath) {
   LaunchSelector tensor(RunOptions{}, true);
   withBaseSet(tensor);
   EXPECT_EQ(sets(tensor, {&g1, &g1, &g1, &g1, &g1}, {&g1}), "B-F-T");
+  // ...but for one launch of its signature at most, where new signatures keep coming (a short program).
+  std::vector<Dim3> fresh = kernelGrids(3);
+  LaunchSelector young(RunOptions{}, true);
+  withBaseSet(young);
+  EXPECT_EQ(sets(young, {&g1, &fresh[0], &g1, &fresh[1], &g1, &fresh[2]}, {&g1}), "BB-BFB");
   // A signature that has had its full sample is not owed another.
   tensor.needsTensorOps({"k", g1, b});
   EXPECT_EQ(sets(tensor, {&g1}), "-");
