@@ -34,11 +34,11 @@ namespace roofcheck::runtime {
 /// like a traffic turn where it would change the set, but for one launch of its signature at most (a 27-launch
 /// PyTorch program's GEMM, launched 3 times, never had it), and traffic turns wait for owed full turns for one
 /// window more, so that the sets change a few times, not at every owed one (4 times on the MLP's recorded
-/// launches, 2 with no limit to the wait). --samples 1 keeps the full set: a signature's
-/// one sample counts everything. A kernel that prints (device printf) gets one-pass sets only, its first sample
-/// too: kernel replay runs a launch once per pass, and each pass would print again. Its samples take the
-/// traffic set and the instruction set (the FLOP counters without the traffic metrics, one pass where the
-/// device has it) in turn, so that its launches have both DRAM bytes and FLOPs; never the tensor op totals.
+/// launches, 2 with no limit to the wait). --samples 1 keeps the full set: a signature's one sample counts
+/// everything. A kernel that prints (device printf) gets one-pass sets only, its first sample too: kernel
+/// replay runs a launch once per pass, and each pass would print again. Its samples take the traffic set and
+/// the instruction set (the FLOP counters without the traffic metrics, one pass where the device has it) in
+/// turn, so that its launches have both DRAM bytes and FLOPs; never the tensor op totals.
 enum class CounterSet { Full, Base, Traffic, Instructions };
 
 /// A signature: the kernel (mangled name, else name), grid and block.
