@@ -29,20 +29,27 @@ public:
       return std::nullopt;
     return ceilings_->bestMemory("dram")->bytesPerSecond;
   }
-  /// The roofline for a bucket; nullopt without ceilings or without a compute ceiling for it.
-  std::optional<Roofline> forBucket(const std::string &bucket) const {
-    std::optional<FlopBucket> b = parseFlopBucket(bucket);
-    return ceilings_ && b ? ceilings_->roofline(*b) : std::nullopt;
+  /// The roofline for a dtype as dominantBucket() names it ("fp32", "tensor", "tensor bf16"); nullopt without
+  /// ceilings or without a compute ceiling for it.
+  std::optional<Roofline> forBucket(const std::string &dtype) const {
+    size_t space = dtype.find(' ');
+    std::optional<FlopBucket> b = parseFlopBucket(dtype.substr(0, space));
+    return ceilings_ && b ? ceilings_->roofline(*b, space == std::string::npos ? "" : dtype.substr(space + 1))
+                          : std::nullopt;
   }
 
 private:
   const CeilingsDocument *ceilings_;
 };
 
-/// The FLOP bucket whose roof a kernel sits under (Tally::roofBucket), by name.
+/// The FLOP bucket whose roof a kernel sits under (Tally::roofBucket), by name; a tensor kernel's with the
+/// source type its counters measured most FLOPs of ("tensor bf16"), whose ceiling is its roof.
 std::optional<std::string> dominantBucket(const Tally &t) {
   std::optional<FlopBucket> bucket = t.roofBucket();
-  return bucket ? std::optional<std::string>(toString(*bucket)) : std::nullopt;
+  if (!bucket)
+    return std::nullopt;
+  std::string dtype = t.roofDtype();
+  return std::string(toString(*bucket)) + (dtype.empty() ? "" : " " + dtype);
 }
 
 /// Fraction of the roof at an intensity; a kernel without FLOPs is measured against the DRAM roof

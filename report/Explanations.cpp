@@ -206,8 +206,10 @@ void flopsDifferRule(const KernelFacts &f, ReportKernel &k) {
   if (std::fabs(m - s) <= FlopsTolerance * std::max(s, 1.0))
     return;
   double special = f.staticSpecial.value_or(0);
+  std::string measuredHow = f.measuredTensor.value_or(0) > 0 ? " (add + mul + 2*fma, and the tensor pipe's ops)"
+                                                               : " (add + mul + 2*fma)";
   std::vector<std::string> evidence{"static flops.total " + count(s) + ", special " + count(special) +
-                                    " (not in the total); measured " + count(m) + " (add + mul + 2*fma)"};
+                                    " (not in the total); measured " + count(m) + measuredHow};
   auto perPrecision = [&](const char *name, const std::optional<double> &st, const std::optional<double> &me) {
     if (me && (*me > 0 || st.value_or(0) > 0))
       evidence.push_back(std::string(name) + ": static " + orDash(st, count) + ", measured " + count(*me));
@@ -215,6 +217,7 @@ void flopsDifferRule(const KernelFacts &f, ReportKernel &k) {
   perPrecision("fp64", f.staticFp64, f.measuredFp64);
   perPrecision("fp32", f.staticFp32, f.measuredFp32);
   perPrecision("fp16", f.staticFp16, f.measuredFp16);
+  perPrecision("tensor", f.staticTensor, f.measuredTensor);
   std::string message;
   std::string severity = "note";
   if (m > s && special > 0) {
@@ -251,15 +254,29 @@ void fp16MovesRule(const KernelFacts &f, ReportKernel &k) {
        "fp32 + fp64 measured " + count(wide)});
 }
 
-/// The measured FLOPs come from the FMA/ADD/MUL pipes; tensor-core work is not in them.
+/// The run recorded no tensor-pipe counter: the measured FLOPs come from the FMA/ADD/MUL pipes alone.
 void tensorNotMeasuredRule(const KernelFacts &f, ReportKernel &k) {
-  if (!f.staticTensor || *f.staticTensor <= 0)
+  if (!f.staticTensor || *f.staticTensor <= 0 || f.measuredTensor || f.tensorUncountedLaunches > 0)
     return;
   add(k, "tensor-not-measured", "warning",
       "the static count has tensor-core FLOPs, which the measured FLOPs (add + mul + 2*fma per precision) do not "
       "include: the measured dot sits left of and below where this kernel runs",
       {"static flops.tensor " + count(*f.staticTensor) + ", measured " + orDash(f.measuredFlops, count) +
        " from the FMA pipes"});
+}
+
+/// Every profiled launch ran tensor math that the counters did not turn into FLOPs: the kernel has no measured
+/// FLOPs, and no dot on the FLOP/s axis. (Where some launches counted them, those stand for the others.)
+void tensorUncountedRule(const KernelFacts &f, ReportKernel &k) {
+  if (f.tensorUncountedLaunches <= 0 || f.measuredFlops)
+    return;
+  add(k, "tensor-uncounted", "note",
+      "its profiled launches ran tensor-core math whose ops were not counted: its FLOPs are unknown, and it has "
+      "no measured dot on the FLOP/s axis",
+      {std::to_string(f.tensorUncountedLaunches) + " of " + std::to_string(f.profiledLaunches) +
+           " profiled launches: the tensor pipe executed more instructions than HFMA2.MMA moves, without its op "
+           "counters (the base set; `roofcheck run` counts the ops on a later launch of the same signature) or "
+           "with ops of a type whose FLOPs per op were never calibrated (fp8)"});
 }
 
 /// A dot above its roof is a units or counting error, never a result.
@@ -330,6 +347,7 @@ void explainMeasured(const KernelFacts &facts, ReportKernel &kernel) {
     return;
   aboveCeilingRule(facts, kernel);
   boundMismatchRule(kernel);
+  tensorUncountedRule(facts, kernel);
   if (!facts.kernel)
     return;
   if (facts.dramRead && facts.dramWrite && facts.idealBytes) {

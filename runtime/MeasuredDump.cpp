@@ -1,9 +1,8 @@
 // roofcheck-measured-dump FILE: prints a measured file as core's loadMeasuredFile reads it, one line a
 // launch in index order, so lit tests can check what the shim wrote. Exit 2 when the file does not parse.
-#include "TensorFlops.h"
-
 #include "roofcheck/Contracts.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/MeasuredFlops.h"
 #include "roofcheck/Metrics.h"
 
 #include <algorithm>
@@ -81,8 +80,8 @@ int main(int argc, char **argv) {
                   l.profiled ? "yes" : "no", args.c_str(), nvtx.c_str(), value(l.metrics, roofcheck::metrics::DramRead).c_str(),
                   value(l.metrics, roofcheck::metrics::DramWrite).c_str(),
                   flops.fp32 ? std::to_string(static_cast<long long>(*flops.fp32)).c_str() : "-",
-                  perType(roofcheck::runtime::tensorOps(l.metrics)).c_str(),
-                  perType(roofcheck::runtime::tensorFlops(l.metrics)).c_str(),
+                  perType(roofcheck::tensorOps(l.metrics)).c_str(),
+                  perType(roofcheck::tensorFlops(l.metrics)).c_str(),
                   value(l.metrics, roofcheck::metrics::TensorPipeInstructions).c_str(),
                   value(l.metrics, roofcheck::metrics::TensorPipeMoves).c_str(),
                   l.replayPasses ? std::to_string(*l.replayPasses).c_str() : "-", l.registers,

@@ -340,16 +340,20 @@ struct RoofChoice {
   std::string whyNot;
 };
 
-RoofChoice roofFor(const std::optional<FlopBucket> &bucket, const CeilingsDocument *ceilings) {
+/// dtype: of the bucket's ceiling, where the counters tell it (Tally::roofDtype); "" for the bucket's fastest.
+RoofChoice roofFor(const std::optional<FlopBucket> &bucket, const CeilingsDocument *ceilings,
+                   const std::string &dtype = "") {
   if (!ceilings)
     return {std::nullopt, "needs a ceilings file (--ceilings)"};
   if (!bucket)
     return {std::nullopt, "the kernel does no FLOPs, so it has no bound class"};
-  if (!ceilings->bestCompute(toString(*bucket)))
-    return {std::nullopt, std::string("the ceilings have no ") + toString(*bucket) + " compute ceiling"};
+  if (!ceilings->bestCompute(toString(*bucket), dtype)) {
+    std::string ceiling = std::string(toString(*bucket)) + (dtype.empty() ? "" : " " + dtype);
+    return {std::nullopt, "the ceilings have no " + ceiling + " compute ceiling"};
+  }
   if (!ceilings->bestMemory("dram"))
     return {std::nullopt, "the ceilings have no dram bandwidth ceiling"};
-  return {ceilings->roofline(*bucket), ""};
+  return {ceilings->roofline(*bucket, dtype), ""};
 }
 
 ClaimResult boundVerdict(Bound claimed, const Roofline &roofline, double intensity, const std::string &what) {
@@ -458,6 +462,8 @@ SignatureMeasure measureSignature(const Claim &claim, const join::JoinedKernel &
     return {perLaunch(t.total(t.fp32)), "", ""};
   if (s == "flops.fp16")
     return {perLaunch(t.total(t.fp16)), "", ""};
+  if (s == "flops.tensor")
+    return {perLaunch(t.total(t.tensor)), "", ""};
 
   join::CausedTraffic caused = join::causedTraffic(join::factsOf(kernel, t, ceilings), tolerance);
   bool usesRead = s != "bytes.write", usesWrite = s != "bytes.read";
@@ -498,7 +504,7 @@ SignatureMeasure measureSignature(const Claim &claim, const join::JoinedKernel &
 ClaimResult checkAgainstMeasurement(const Claim &claim, const join::JoinedKernel &kernel,
                                     const CeilingsDocument *ceilings, double tolerance) {
   const std::string &s = claim.subject;
-  if (s == "flops.bf16" || s == "flops.tensor" || s == "flops.special")
+  if (s == "flops.bf16" || s == "flops.special")
     return {Verdict::NotCheckable, s + " is not measured by the SASS FLOP counters"};
   int64_t heldLaunches = 0;
   std::string lastDetail;
@@ -525,7 +531,7 @@ ClaimResult checkAgainstMeasurement(const Claim &claim, const join::JoinedKernel
     }
     std::string adjusted = m.adjusted.empty() ? "" : " (" + m.adjusted + ")";
     if (s == "bound") {
-      RoofChoice roof = roofFor(t.roofBucket(), ceilings);
+      RoofChoice roof = roofFor(t.roofBucket(), ceilings, t.roofDtype());
       if (!roof.roofline)
         return {Verdict::NotCheckable, roof.whyNot};
       ClaimResult r = boundVerdict(*claim.boundClass, *roof.roofline, *m.value, where + ": the measured");

@@ -405,42 +405,6 @@ void saveStaticFile(const std::string &path, const StaticDocument &doc) { writeJ
 
 // --------------------------------------------------------------------------------- measured/2 (and /1)
 
-std::optional<double> MeasuredFlops::total() const {
-  if (!fp64 && !fp32 && !fp16)
-    return std::nullopt;
-  return fp64.value_or(0) + fp32.value_or(0) + fp16.value_or(0);
-}
-
-std::vector<std::string> MeasuredFlops::uncounted() const {
-  if (!total())
-    return {};
-  std::vector<std::string> missing;
-  for (const auto &[name, value] : {std::pair{"fp64", fp64}, std::pair{"fp32", fp32}, std::pair{"fp16", fp16}})
-    if (!value)
-      missing.push_back(name);
-  return missing;
-}
-
-MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics) {
-  auto precision = [&](const char *add, const char *mul, const char *fma) -> std::optional<double> {
-    auto metric = [&](const char *op) -> std::optional<double> {
-      auto it = metrics.find(metrics::sassInstructions(op));
-      if (it == metrics.end())
-        return std::nullopt;
-      return it->second;
-    };
-    auto a = metric(add), m = metric(mul), f = metric(fma);
-    if (!a || !m || !f)
-      return std::nullopt;
-    return *a + *m + 2 * *f;
-  };
-  MeasuredFlops out;
-  out.fp64 = precision("dadd", "dmul", "dfma");
-  out.fp32 = precision("fadd", "fmul", "ffma");
-  out.fp16 = precision("hadd", "hmul", "hfma");
-  return out;
-}
-
 Json toJson(const MeasuredHeader &h) {
   Json devices = Json::array();
   for (const DeviceInfo &d : h.devices)
@@ -1028,8 +992,8 @@ const ComputeCeiling *CeilingsDocument::bestCompute(const std::string &bucket, c
   return best;
 }
 
-std::optional<Roofline> CeilingsDocument::roofline(FlopBucket bucket) const {
-  const ComputeCeiling *c = bestCompute(toString(bucket));
+std::optional<Roofline> CeilingsDocument::roofline(FlopBucket bucket, const std::string &dtype) const {
+  const ComputeCeiling *c = bestCompute(toString(bucket), dtype);
   const MemoryCeiling *dram = bestMemory("dram");
   if (!c || !dram)
     return std::nullopt;

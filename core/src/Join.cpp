@@ -122,6 +122,10 @@ void Tally::add(const Launch &l, std::optional<double> durationNs, const Values 
   fp64.add(m.fp64);
   fp32.add(m.fp32);
   fp16.add(withoutMoves(m.fp16));
+  tensor.add(m.tensor);
+  tensorUncounted += m.tensorUncounted ? 1 : 0;
+  for (const auto &[type, value] : m.tensorByType)
+    tensorByType[type] += value;
   fp16Moves.add(m.fp16 ? std::optional(moves) : std::nullopt); // a launch without fp16 counters tells nothing
   bool replayed = passes.value_or(1) > 1;
   if (replayed)
@@ -175,7 +179,15 @@ std::optional<FlopBucket> Tally::roofBucket() const {
   std::optional<FlopBucket> fromStatic = dominantBucket({predictedAll[FP64].get(), predictedAll[FP32].get(),
                                                          predictedAll[FP16].get(), predictedAll[BF16].get(),
                                                          predictedAll[Tensor].get()});
-  return fromStatic ? fromStatic : dominantBucket({total(fp64), total(fp32), total(fp16), std::nullopt, std::nullopt});
+  return fromStatic ? fromStatic : dominantBucket({total(fp64), total(fp32), total(fp16), std::nullopt, total(tensor)});
+}
+
+std::string Tally::roofDtype() const {
+  if (roofBucket() != FlopBucket::Tensor)
+    return "";
+  auto most = std::max_element(tensorByType.begin(), tensorByType.end(),
+                               [](const auto &a, const auto &b) { return a.second < b.second; });
+  return most == tensorByType.end() || most->second <= 0 ? "" : most->first;
 }
 
 // ---------------------------------------------------------------------------------- the join
@@ -414,6 +426,8 @@ KernelFacts factsOf(const JoinedKernel &kernel, const Tally &t, const CeilingsDo
   facts.measuredFp64 = t.total(t.fp64);
   facts.measuredFp32 = t.total(t.fp32);
   facts.measuredFp16 = t.total(t.fp16);
+  facts.measuredTensor = t.total(t.tensor);
+  facts.tensorUncountedLaunches = t.tensorUncounted;
   facts.fp16Moves = t.total(t.fp16Moves);
   facts.localBytes = t.total(t.local);
   facts.workingSetBytes = t.largestProfiledIdeal;

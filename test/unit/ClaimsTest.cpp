@@ -40,18 +40,19 @@ CeilingsDocument ceilings() {
   return c;
 }
 
-/// The join the audit makes of matmul()'s static entry and these launches.
+/// The join the audit makes of a static entry (matmul()'s unless given) and these launches.
 class MatmulRun {
 public:
-  explicit MatmulRun(const std::vector<Launch> &launches) : join_({{"k.static.json", &doc_}}) {
+  explicit MatmulRun(const std::vector<Launch> &launches, const StaticKernel &kernel = matmul())
+      : doc_{"", "sm_90", {kernel}}, join_({{"k.static.json", &doc_}}) {
     MeasuredFile file;
     file.launches = launches;
     join_.add(file, "k.jsonl");
   }
-  const join::JoinedKernel &kernel() const { return *join_.find(matmul().mangled); }
+  const join::JoinedKernel &kernel() const { return *join_.find(doc_.kernels[0].mangled); }
 
 private:
-  StaticDocument doc_{"", "sm_90", {matmul()}};
+  StaticDocument doc_;
   join::LaunchJoin join_;
 };
 
@@ -228,6 +229,32 @@ TEST(ClaimMeasured, ATotalWithAPrecisionUncountedIsNotChecked) {
             "the profiled launch at grid (1,1,1) block (1,1,1) lacks the counters for fp16, part of the FLOPs "
             "that intensity.ideal needs");
   EXPECT_EQ(measured(c, {all}).verdict, Verdict::Held);
+}
+
+TEST(ClaimMeasured, TensorFlopsComeFromTheTensorPipeAndPickTheirTypesRoof) {
+  // The matmul on tensor cores: its FLOPs are bf16 tensor-pipe ops, none from the FMA pipes. N = 1200 at 600
+  // FLOP/B; the bf16 roof's ridge is 200, the fp8 roof's 400: compute-bound under either.
+  StaticKernel onTensorCores = matmul();
+  onTensorCores.flops.fp32 = q("0");
+  onTensorCores.flops.tensor = q("2 * N * N * N");
+  auto measured = [&](const Claim &c, const std::vector<Launch> &launches) {
+    return checkAgainstMeasurement(c, MatmulRun(launches, onTensorCores).kernel(), nullptr, 0.05);
+  };
+  Launch tensor = launchWith(1200, 0, 3.456e9 / 600);
+  tensor.metrics["sm__ops_path_tensor_src_bf16_dst_fp32.sum"] = 3.456e9;
+  tensor.metrics["sm__ops_path_tensor_src_fp8.sum"] = 0;
+  Claim flops = parseClaims("flops.tensor == 2 * N * N * N", at)[0];
+  ClaimResult counted = measured(flops, {tensor});
+  EXPECT_EQ(counted.verdict, Verdict::Held) << counted.detail;
+  EXPECT_EQ(measured(parseClaims("flops == 2 * N * N * N", at)[0], {tensor}).verdict, Verdict::Held);
+  CeilingsDocument c = ceilings();
+  Provenance p{"t", Json::object(), 1, 1, 1, 1, {}, {}, {}};
+  c.compute.push_back({"tensor", "bf16", "probe", 800e12, p});  // ridge 200
+  c.compute.push_back({"tensor", "fp8", "probe", 1600e12, p});  // ridge 400
+  ClaimResult bound = checkAgainstMeasurement(parseClaims("bound == compute", at)[0],
+                                              MatmulRun({tensor}, onTensorCores).kernel(), &c, 0.05);
+  EXPECT_EQ(bound.verdict, Verdict::Held) << bound.detail;
+  EXPECT_NE(bound.detail.find("the ridge 200 of tensor bf16 over dram"), std::string::npos) << bound.detail;
 }
 
 TEST(ClaimMeasured, AnOutputHeldInL2IsJudgedOnTheBytesTheKernelWrites) {

@@ -1,6 +1,7 @@
 #include "TestSupport.h"
 
 #include "roofcheck/Contracts.h"
+#include "roofcheck/MeasuredFlops.h"
 #include "roofcheck/MeasuredRecords.h"
 
 #include <gtest/gtest.h>

@@ -237,16 +237,6 @@ struct Launch {
   bool operator==(const Launch &) const = default;
 };
 
-/// FLOPs per precision from SASS instruction metrics, with the Nsight Compute definition
-/// (add + mul + 2 * fma per precision); nullopt when a needed metric is missing.
-struct MeasuredFlops {
-  std::optional<double> fp64, fp32, fp16;
-  std::optional<double> total() const; ///< sum of the known ones; nullopt if none is known
-  /// The precisions without counters where another has them: total() leaves them out, and says so here.
-  std::vector<std::string> uncounted() const;
-};
-MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics);
-
 struct MeasuredFile {
   MeasuredHeader header;
   std::vector<Launch> launches;
@@ -325,9 +315,10 @@ struct CeilingsDocument {
   const MemoryCeiling *bestMemory(const std::string &level) const;
   /// The fastest compute ceiling for a bucket and, when given, a dtype; or nullptr.
   const ComputeCeiling *bestCompute(const std::string &bucket, const std::string &dtype = "") const;
-  /// The roofline a kernel of this FLOP bucket sits under: the bucket's fastest compute ceiling ("fp32",
-  /// "tensor bf16") over the fastest DRAM bandwidth; nullopt where the document lacks either.
-  std::optional<Roofline> roofline(FlopBucket bucket) const;
+  /// The roofline a kernel of this FLOP bucket (and dtype, where given: the tensor source type its counters
+  /// measured) sits under: the fastest such compute ceiling ("fp32", "tensor bf16") over the fastest DRAM
+  /// bandwidth; nullopt where the document lacks either.
+  std::optional<Roofline> roofline(FlopBucket bucket, const std::string &dtype = "") const;
 };
 
 Json toJson(const CeilingsDocument &doc);

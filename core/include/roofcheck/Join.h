@@ -8,6 +8,7 @@
 #pragma once
 
 #include "roofcheck/Contracts.h"
+#include "roofcheck/MeasuredFlops.h"
 
 #include <array>
 #include <deque>
@@ -81,7 +82,10 @@ struct Tally {
   int64_t profiled = 0;
   int64_t profiledTimed = 0; ///< the profiled launches with a duration: profiledTimeNs is theirs
   double profiledTimeNs = 0;
-  Sampled flops, fp64, fp32, fp16, fp16Moves, local;
+  Sampled flops, fp64, fp32, fp16, tensor, fp16Moves, local;
+  /// Profiled launches whose tensor math went uncounted (MeasuredFlops::tensorUncounted): no FLOPs from them.
+  int64_t tensorUncounted = 0;
+  std::map<std::string, double> tensorByType; ///< counted tensor FLOPs per source type, over the profiled launches
   Traffic dramRead, dramWrite, l2;
   std::set<std::string> uncountedPrecisions; ///< lacking their FLOP counters on a profiled launch that had others
   std::optional<int64_t> mostReplayPasses;   ///< over the profiled launches counted under kernel replay
@@ -111,6 +115,9 @@ struct Tally {
   /// The FLOP bucket whose roof the group sits under: the static counts' dominant bucket, else (no static
   /// count above 0 is known) the measured precisions'.
   std::optional<FlopBucket> roofBucket() const;
+  /// The dtype of roofBucket()'s ceiling where the counters tell it: a tensor kernel's source type with the
+  /// most counted FLOPs ("bf16", "tf32", ...); "" otherwise (the bucket's fastest ceiling).
+  std::string roofDtype() const;
 };
 
 // ---------------------------------------------------------------------------------- the join
@@ -216,7 +223,8 @@ struct KernelFacts {
   std::optional<double> staticFlops, staticSpecial;
   std::optional<double> dramRead, dramWrite, l2Bytes;
   std::optional<double> measuredFlops;
-  std::optional<double> measuredFp64, measuredFp32, measuredFp16;
+  std::optional<double> measuredFp64, measuredFp32, measuredFp16, measuredTensor;
+  int64_t tensorUncountedLaunches = 0; ///< profiled launches whose tensor math went uncounted
   std::optional<double> staticFp64, staticFp32, staticFp16, staticBf16, staticTensor;
   /// Measured fp16 FLOPs that are register moves, not arithmetic (fp16MoveFlops): left out of
   /// measuredFlops and measuredFp16.

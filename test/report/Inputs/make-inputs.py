@@ -142,6 +142,25 @@ json.dump(d, open(D+"tensor.static.json","w"), indent=1)
 jsonl("tensor.jsonl", [header(5000, None),
   launch(0, "gemm_tf32(float const*, float const*, float*, int)", GT, [32,32,1], [128,1,1], [(3,i32(1024))], 100000, m(8*1024*1024, 4*1024*1024))])
 
+# --- the same GEMM as `roofcheck run` samples it by default: a base-set launch (the tensor pipe's instruction
+# counts, no op counters), an unprofiled one, then a full one whose tf32 ops are its FLOPs; and a library GEMM
+# (no static entry) that only the base set sampled.
+def tensor_base(instructions, moves):
+    r = m(8*1024*1024, 4*1024*1024, dadd=0, dmul=0, dfma=0, hfma=0)
+    r.update({"sm__inst_executed_pipe_tensor.sum": instructions, "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum": moves})
+    return r
+def tensor_full(tf32_ops):
+    r = tensor_base(131072, 0)
+    r.update({"sm__ops_path_tensor_src_%s.sum" % t: 0 for t in ("fp16", "fp64", "fp8", "int1", "int8")})
+    r.update({"sm__ops_path_tensor_src_bf16_dst_fp32.sum": 0, "sm__ops_path_tensor_src_tf32_dst_fp32.sum": tf32_ops})
+    return r
+GEMM = "gemm_tf32(float const*, float const*, float*, int)"
+LIB = "nvjet_sm90_tst_128x128_64x4_1x1_v_bz_NNT"
+jsonl("tensor-measured.jsonl", [header(5001, None),
+  launch(0, GEMM, GT, [32,32,1], [128,1,1], [(3,i32(1024))], 100000, tensor_base(131072, 0)),
+  launch(1, GEMM, GT, [32,32,1], [128,1,1], [(3,i32(1024))], 100000),
+  launch(2, GEMM, GT, [32,32,1], [128,1,1], [(3,i32(1024))], 100000, tensor_full(2*1024**3)),
+  launch(3, LIB, LIB, [8,8,1], [256,1,1], [], 50000, tensor_base(65536, 0))])
 
 # --- the H200 examples run in miniature: the matmuls write twice their output (a 16 MB output fits in L2, so
 # earlier launches' dirty lines are written back during the next), ptxas's HFMA2.MMA moves show as fp16 FLOPs
@@ -197,13 +216,14 @@ jsonl("traffic-set.jsonl", [dict(header(6001, None), replay_passes=8),
                    traffic(4*e, 4*e, 8*e, 205000) if i == 1 else m(4*e, 4*e, fadd=2*e, fmul=2*e, ffma=4*e, hfma=e)),
             1 if i == 1 else 8) for i in range(3)])
 
-# --- ceilings as probed on the H200: near-equal roofs (fp32, fp16, bf16; tensor fp16 and bf16) and memory levels
+# --- ceilings as probed on the H200 (tensor: the burst probe of 2026-12-02, docs/benchmarks.md): near-equal roofs
+# (fp32, fp16, bf16; tensor fp16 and bf16) and memory levels
 # whose labels collide unless the layout stacks them.
 def h200_ceilings(path):
     memory = [("dram", "copy", 4.29e12), ("dram", "write", 4.67e12), ("l2", "read", 7.08e12), ("shared", "read", 3.26e13)]
     compute = [("fp64", "fp64", 3.07e13), ("fp32", "fp32", 6.58e13), ("fp16", "fp16", 6.65e13), ("bf16", "bf16", 6.66e13),
-               ("tensor", "fp16", 6.75e14), ("tensor", "bf16", 7.19e14), ("tensor", "tf32", 3.53e14), ("tensor", "fp8", 1.29e15),
-               ("tensor", "fp64", 6.07e13)]
+               ("tensor", "fp16", 7.85e14), ("tensor", "bf16", 8.49e14), ("tensor", "tf32", 4.18e14), ("tensor", "fp8", 1.56e15),
+               ("tensor", "fp64", 6.32e13)]
     json.dump({"schema": "roofcheck.ceilings/1", "roofcheck_version": "0.1.0", "measured_at": "2026-11-30T01:00:00Z", "device": dev(),
                "driver_version": "580.159.04", "cuda_version": "13.0",
                "memory": [{"level": l, "variant": v, "bytes_per_second": b, "provenance": prov(b)} for (l, v, b) in memory],

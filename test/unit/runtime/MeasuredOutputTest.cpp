@@ -3,6 +3,7 @@
 #include "RunOptions.h"
 
 #include "roofcheck/Error.h"
+#include "roofcheck/MeasuredFlops.h"
 #include "roofcheck/MeasuredRecords.h"
 
 #include <gtest/gtest.h>
