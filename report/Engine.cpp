@@ -31,7 +31,7 @@ public:
   }
   /// The roofline for a dtype as dominantBucket() names it ("fp32", "tensor", "tensor bf16"); nullopt without
   /// ceilings or without a compute ceiling for it.
-  std::optional<Roofline> forBucket(const std::string &dtype) const {
+  std::optional<Roofline> forDtype(const std::string &dtype) const {
     size_t space = dtype.find(' ');
     std::optional<FlopBucket> b = parseFlopBucket(dtype.substr(0, space));
     return ceilings_ && b ? ceilings_->roofline(*b, space == std::string::npos ? "" : dtype.substr(space + 1))
@@ -325,7 +325,7 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
                                std::pair{&sk.flops.tensor, "tensor"}})
           if (!k.dtype && q->known() && q->expr != "0")
             k.dtype = name;
-      std::optional<Roofline> roofline = k.dtype ? roofs.forBucket(*k.dtype) : std::nullopt;
+      std::optional<Roofline> roofline = k.dtype ? roofs.forDtype(*k.dtype) : std::nullopt;
       k.boundPredicted = boundAt(roofline, predictedIntensityForBound(k));
       KernelFacts facts;
       facts.kernel = &sk;
@@ -503,7 +503,7 @@ Model measuredModel(const Inputs &inputs) {
                                   t.dramRead.best().count,
                                   t.dramReplayPasses()};
     k.dtype = dominantBucket(t);
-    std::optional<Roofline> roofline = k.dtype ? roofs.forBucket(*k.dtype) : std::nullopt;
+    std::optional<Roofline> roofline = k.dtype ? roofs.forDtype(*k.dtype) : std::nullopt;
     static_cast<ReportDot &>(k) = dotOf(t, roofline, roofs);
     if (roofline && k.measuredIntensity)
       k.roof = roofline->attainable(*k.measuredIntensity);
@@ -546,7 +546,7 @@ Model measuredModel(const Inputs &inputs) {
       auto own = processRoofs.find({p.pid, p.rank});
       const Roofs &rankRoofs = own != processRoofs.end() ? own->second : roofs;
       static_cast<ReportDot &>(r) =
-          dotOf(p.tally, k.dtype ? rankRoofs.forBucket(*k.dtype) : std::nullopt, rankRoofs);
+          dotOf(p.tally, k.dtype ? rankRoofs.forDtype(*k.dtype) : std::nullopt, rankRoofs);
       r.label = p.label;
       r.rank = p.rank;
       r.pid = p.pid;
