@@ -14,10 +14,12 @@ std::optional<double> dramOf(const ReportDocument &doc) {
   return std::nullopt;
 }
 
-std::optional<double> computeOf(const ReportDocument &doc, const std::string &bucket) {
+/// The compute roof of a kernel's dtype: a bucket's fastest ceiling ("fp32", "tensor"), or the ceiling of a bucket
+/// and source type ("tensor bf16").
+std::optional<double> computeOf(const ReportDocument &doc, const std::string &dtype) {
   std::optional<double> best;
   for (const ReportCeiling &c : doc.ceilings)
-    if (c.kind == "compute" && c.name == bucket && (!best || c.value > *best))
+    if (c.kind == "compute" && (c.name == dtype || ceilingName(c) == dtype) && (!best || c.value > *best))
       best = c.value;
   return best;
 }
