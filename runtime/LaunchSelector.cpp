@@ -75,6 +75,10 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
     return std::nullopt;
   if (!trafficSet_)
     return CounterSet::Full; // a printing kernel's launch, where this needs replay, is refused as it begins
+  if (samples_ != 0 && samples.profiled == 0) {
+    ++firstSamples_;
+    launchesSinceFirstSample_ = 0;
+  }
   if (printing)
     return printingSample(samples, afterReplay);
   CounterSet first = baseSet_ && samples_ != 1 ? CounterSet::Base : CounterSet::Full;
@@ -86,11 +90,8 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
       return std::nullopt;
     return trafficTurn ? CounterSet::Traffic : first;
   }
-  if (samples.profiled == 0) {
-    ++firstSamples_;
-    launchesSinceFirstSample_ = 0;
+  if (samples.profiled == 0)
     return first;
-  }
   int64_t window = std::min(2 * firstSamples_, maxQuietLaunches);
   bool quiet = launchesSinceFirstSample_ >= window;
   if (samples.owesFull) {
@@ -108,10 +109,6 @@ std::optional<CounterSet> LaunchSelector::nextSample(SignatureSamples &samples, 
 }
 
 std::optional<CounterSet> LaunchSelector::printingSample(SignatureSamples &samples, bool afterReplay) {
-  if (samples_ != 0 && samples.profiled == 0) {
-    ++firstSamples_;
-    launchesSinceFirstSample_ = 0;
-  }
   // The set with fewer samples; where they are even the traffic set, but right after a replayed launch, whose
   // dirty lines a traffic sample would count as this one's.
   bool instructionsDue =

@@ -17,6 +17,15 @@ const std::map<std::string, double> &flopsPerOp() {
 // Integer ops are no FLOPs; a floating-point type outside flopsPerOp() has FLOPs of unknown worth.
 bool isIntegerType(const std::string &type) { return type.compare(0, 3, "int") == 0; }
 
+// ops (tensorOps) in FLOPs, for the calibrated types.
+std::map<std::string, double> flopsOf(const std::map<std::string, double> &ops) {
+  std::map<std::string, double> flops;
+  for (const auto &[type, count] : ops)
+    if (auto factor = flopsPerOp().find(type); factor != flopsPerOp().end())
+      flops[type] = count * factor->second;
+  return flops;
+}
+
 std::optional<double> metric(const std::map<std::string, double> &metrics, const std::string &name) {
   auto it = metrics.find(name);
   return it == metrics.end() ? std::nullopt : std::optional(it->second);
@@ -53,7 +62,7 @@ MeasuredFlops measuredFlops(const std::map<std::string, double> &metrics) {
   out.fp32 = precision("fadd", "fmul", "ffma");
   out.fp16 = precision("hadd", "hmul", "hfma");
   if (std::map<std::string, double> ops = tensorOps(metrics); !ops.empty()) {
-    std::map<std::string, double> flops = tensorFlops(metrics);
+    std::map<std::string, double> flops = flopsOf(ops);
     for (const auto &[type, count] : ops)
       if (count > 0 && !flops.count(type) && !isIntegerType(type))
         out.tensorUncounted = true;
@@ -93,11 +102,7 @@ std::map<std::string, double> tensorOps(const std::map<std::string, double> &met
 }
 
 std::map<std::string, double> tensorFlops(const std::map<std::string, double> &metrics) {
-  std::map<std::string, double> flops;
-  for (const auto &[type, ops] : tensorOps(metrics))
-    if (auto factor = flopsPerOp().find(type); factor != flopsPerOp().end())
-      flops[type] = ops * factor->second;
-  return flops;
+  return flopsOf(tensorOps(metrics));
 }
 
 } // namespace roofcheck
