@@ -48,9 +48,10 @@ Json toJson(const Quantity &q) {
   return Json{{"expr", q.known() ? Json(q.expr) : Json(nullptr)}, {"value", optionalJson(q.value)}};
 }
 
-Json specialOperationsJson(const std::map<std::string, Quantity> &operations) {
+/// A quantity by name (special by operation, tensor by source type) as a JSON object.
+Json namedQuantitiesJson(const std::map<std::string, Quantity> &quantities) {
   Json out = Json::object();
-  for (const auto &[name, quantity] : operations)
+  for (const auto &[name, quantity] : quantities)
     out[name] = toJson(quantity);
   return out;
 }
@@ -85,6 +86,15 @@ Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
   if (q.value && *q.value < 0)
     r.fail("value", "must not be negative");
   return q;
+}
+
+/// The quantities of the optional object `key`, by name; none where it is absent.
+std::map<std::string, Quantity> namedQuantitiesFrom(const FieldReader &parent, const std::string &key) {
+  std::map<std::string, Quantity> quantities;
+  if (std::optional<FieldReader> named = parent.optionalObject(key))
+    for (const auto &[name, value] : named->json().items())
+      quantities.emplace(name, quantityFrom(*named, name));
+  return quantities;
 }
 
 Json toJson(const Dim3 &d) { return Json::array({d[0], d[1], d[2]}); }
@@ -287,7 +297,7 @@ Json toJson(const StaticDocument &doc) {
                          {"bf16", toJson(k.flops.bf16)},
                          {"tensor", toJson(k.flops.tensor)},
                          {"special", toJson(k.flops.special)},
-                         {"special_operations", specialOperationsJson(k.flops.specialByOperation)}}},
+                         {"special_operations", namedQuantitiesJson(k.flops.specialByOperation)}}},
                        {"bytes",
                         {{"read", toJson(k.bytes.read)},
                          {"write", toJson(k.bytes.write)},
@@ -308,6 +318,8 @@ Json toJson(const StaticDocument &doc) {
                              {"column", d.column}});
       kernels.back()["divisions"] = divisions;
     }
+    if (!k.flops.tensorByType.empty())
+      kernels.back()["flops"]["tensor_by_type"] = namedQuantitiesJson(k.flops.tensorByType);
     if (k.library)
       kernels.back()["library"] = true;
   }
@@ -348,10 +360,8 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
     }
     FieldReader fr = kr.object("flops");
     k.flops = {quantityFrom(fr, "total"), quantityFrom(fr, "fp64"), quantityFrom(fr, "fp32"), quantityFrom(fr, "fp16"),
-               quantityFrom(fr, "bf16"),  quantityFrom(fr, "tensor"), quantityFrom(fr, "special"), {}};
-    if (std::optional<FieldReader> operations = fr.optionalObject("special_operations"))
-      for (const auto &[name, value] : operations->json().items())
-        k.flops.specialByOperation.emplace(name, quantityFrom(*operations, name));
+               quantityFrom(fr, "bf16"),  quantityFrom(fr, "tensor"), quantityFrom(fr, "special"),
+               namedQuantitiesFrom(fr, "special_operations"), namedQuantitiesFrom(fr, "tensor_by_type")};
     FieldReader br = kr.object("bytes");
     k.bytes = {quantityFrom(br, "read"), quantityFrom(br, "write"), quantityFrom(br, "ideal"), quantityFrom(br, "predicted")};
     FieldReader ir = kr.object("intensity");

@@ -95,6 +95,29 @@ TEST(StaticContract, SpecialOperationsRoundTripAndOlderFilesHaveNone) {
   EXPECT_NE(errorOf([&] { staticFromJson(json, "s.json"); }).find("special_operations.expf"), std::string::npos);
 }
 
+TEST(StaticContract, TensorFlopsBySourceTypeRoundTripAndOlderFilesHaveNone) {
+  StaticDocument doc = vectorAdd();
+  Json json = toJson(doc);
+  EXPECT_FALSE(json["kernels"][0]["flops"].contains("tensor_by_type")) << "written only for tensor FLOPs";
+  doc.kernels[0].flops.tensor = Quantity::of(Expr::parse("3 * n"), {{"n", Number(int64_t{64})}});
+  doc.kernels[0].flops.tensorByType = {{"bf16", Quantity::of(Expr::parse("2 * n"), {{"n", Number(int64_t{64})}})},
+                                       {"tf32", Quantity::of(Expr::parse("n"))}};
+  json = toJson(doc);
+  EXPECT_EQ(json["kernels"][0]["flops"]["tensor_by_type"]["bf16"]["expr"], "2 * n");
+  EXPECT_EQ(json["kernels"][0]["flops"]["tensor_by_type"]["bf16"]["value"], 128.0);
+  StaticKernel back = staticFromJson(json, "s.json").kernels[0];
+  ASSERT_EQ(back.flops.tensorByType.size(), 2u);
+  EXPECT_EQ(back.flops.tensorByType.at("bf16").value, 128.0);
+  EXPECT_EQ(back.flops.tensorByType.at("tf32").expr, "n");
+  EXPECT_EQ(toJson(StaticDocument{"", "", {back}}).dump(), toJson(StaticDocument{"", "", {doc.kernels[0]}}).dump());
+  json["kernels"][0]["flops"].erase("tensor_by_type");
+  EXPECT_TRUE(staticFromJson(json, "s.json").kernels[0].flops.tensorByType.empty());
+  json["kernels"][0]["flops"]["tensor_by_type"] = {{"fp16", {{"expr", "-2"}, {"value", -2}}}};
+  EXPECT_NE(errorOf([&] { staticFromJson(json, "s.json"); }).find("tensor_by_type.fp16"), std::string::npos);
+  json["kernels"][0]["flops"]["tensor_by_type"] = "bf16";
+  EXPECT_NE(errorOf([&] { staticFromJson(json, "s.json"); }).find("tensor_by_type"), std::string::npos);
+}
+
 TEST(StaticContract, QuantityValuesAreFilledWhenBound) {
   Quantity q = Quantity::of(Expr::parse("2 * N * N * N"), {{"N", Number(int64_t{1024})}});
   EXPECT_EQ(q.expr, "2 * N * N * N");

@@ -91,6 +91,11 @@ struct FlopCounts {
   /// `special` by operation (expf, fdiv.f32, sqrt.f64, ...): what each costs in Nsight Compute's FLOPs depends
   /// on how the compiler expands it. Empty where `special` is unknown or zero.
   std::map<std::string, Quantity> specialByOperation;
+  /// `tensor` by the MMAs' A/B input type, named as MeasuredFlops.h names the measured ones ("fp16", "bf16",
+  /// "tf32", "fp64", "fp8", "int8"): the ceiling of that type is the kernel's roof. MMAs whose type the
+  /// estimator cannot tell are in `tensor` only. Optional in the document: absent where `tensor` is unknown or
+  /// zero, and in files written before it.
+  std::map<std::string, Quantity> tensorByType;
 };
 
 struct ByteCounts {
