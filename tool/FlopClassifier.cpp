@@ -368,6 +368,29 @@ laneGatedFlopsOf(const llvm::Instruction &inst,
   return gated;
 }
 
+std::string tensorSourceType(const llvm::Instruction &inst, std::string *untyped) {
+  const auto *call = dyn_cast<llvm::CallInst>(&inst);
+  if (!call)
+    return "";
+  if (const auto *asm_ = dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+    const PtxSummary &ptx = readInlinePtx(asm_->getAsmString().str());
+    *untyped = ptx.untypedMma;
+    return ptx.tensorType;
+  }
+  const llvm::Function *callee = call->getCalledFunction();
+  if (!callee)
+    return "";
+  llvm::SmallVector<llvm::StringRef, 12> pieces;
+  callee->getName().split(pieces, '.');
+  std::vector<std::string> parts;
+  for (llvm::StringRef piece : pieces)
+    parts.push_back(piece.str());
+  std::string type = mmaSourceType(parts);
+  if (type.empty())
+    *untyped = callee->getName().str();
+  return type;
+}
+
 std::string specialOperation(const llvm::Instruction &inst) {
   auto typeName = [](llvm::Type *type) {
     llvm::Type *scalar = type->getScalarType();

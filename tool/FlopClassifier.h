@@ -45,6 +45,11 @@ laneGatedFlopsOf(const llvm::Instruction &inst,
 /// on how the compiler expands it.
 std::string specialOperation(const llvm::Instruction &inst);
 
+/// The A/B input type of the tensor-core MMAs `inst` runs, for an instruction flopsOf counts `tensor` FLOPs of,
+/// named as the measured side names it (mmaSourceType: "bf16", "tf32", ...). Empty where it cannot tell;
+/// `untyped` then names the MMA (its intrinsic, or its PTX mnemonic).
+std::string tensorSourceType(const llvm::Instruction &inst, std::string *untyped);
+
 /// How a function of CUDA's math library (libdevice's `__nv_*`, without the prefix) counts: `special`, the
 /// FLOPs of an arithmetic function (fmaf = 2, fadd_rn = 1), none (a conversion, comparison, rounding or bit
 /// operation), or not a function it knows.

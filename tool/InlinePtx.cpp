@@ -186,6 +186,19 @@ void readShuffle(const std::vector<std::string> &parts, const std::vector<std::s
   predicates[predicate] = {mode, valueOf(operands[2]), valueOf(operands[3])};
 }
 
+/// Keeps the source type the asm's MMAs share, or the first MMA that has none or another.
+void recordMmaType(const std::string &mnemonic, const std::vector<std::string> &parts, PtxSummary &summary) {
+  if (!summary.untypedMma.empty())
+    return;
+  std::string type = mmaSourceType(parts);
+  if (type.empty() || (!summary.tensorType.empty() && type != summary.tensorType)) {
+    summary.untypedMma = mnemonic;
+    summary.tensorType.clear();
+  } else {
+    summary.tensorType = type;
+  }
+}
+
 void readArithmetic(const std::string &mnemonic, const std::vector<std::string> &parts, PtxFlops &out,
                     PtxSummary &summary) {
   const std::string &op = parts[0];
@@ -206,6 +219,7 @@ void readArithmetic(const std::string &mnemonic, const std::vector<std::string> 
     // An MMA is one instruction of a warp (32 threads) or, for wgmma, of a warpgroup (128 threads); the
     // engine counts per thread execution.
     out.tensor += *flops / (op == "wgmma" ? 128.0 : 32.0);
+    recordMmaType(mnemonic, parts, summary);
     return;
   }
   static const std::map<std::string, double> arithmetic = {{"add", 1}, {"sub", 1}, {"mul", 1}, {"fma", 2},
@@ -229,6 +243,26 @@ void readArithmetic(const std::string &mnemonic, const std::vector<std::string> 
 }
 
 } // namespace
+
+std::string mmaSourceType(const std::vector<std::string> &parts) {
+  // Types only inputs have, by the measured side's name ("" for those it has none for); f16 is an input or an
+  // accumulator type, f32 an accumulator's only. NVVM names an MMA of half inputs by its accumulator types
+  // alone (llvm.nvvm.wmma.m16n16k16.mma.row.col.f32.f32), PTX spells them (.f32.f16.f16.f32).
+  static const std::map<std::string, std::string> inputTypes = {
+      {"bf16", "bf16"}, {"tf32", "tf32"}, {"f64", "fp64"}, {"e4m3", "fp8"}, {"e5m2", "fp8"}, {"s8", "int8"},
+      {"u8", "int8"},   {"s4", ""},       {"u4", ""},      {"b1", ""},      {"e2m1", ""},    {"e3m2", ""},
+      {"e2m3", ""}};
+  std::set<std::string> named;
+  bool halfOrFloat = false;
+  for (const std::string &part : parts) {
+    if (auto input = inputTypes.find(part); input != inputTypes.end())
+      named.insert(input->second);
+    halfOrFloat = halfOrFloat || part == "f16" || part == "f32";
+  }
+  if (named.empty())
+    return halfOrFloat ? "fp16" : "";
+  return named.size() == 1 ? *named.begin() : "";
+}
 
 const PtxSummary &readInlinePtx(const std::string &text) {
   // The same asm text recurs in every kernel that inlines the helper holding it (MMA fragments, cache-hinted

@@ -60,7 +60,17 @@ struct PtxSummary {
   /// Instructions that compute or move data in a way the engine does not count (sparse MMA, an unknown
   /// shape): named so that the estimate can list them as unknowns.
   std::vector<std::string> unmodelled;
+  /// The source type of its MMAs (mmaSourceType); empty where it has none, or where untypedMma is set.
+  std::string tensorType;
+  /// An MMA whose source type mmaSourceType cannot tell, or that differs from an earlier MMA's in the same text.
+  std::string untypedMma;
 };
+
+/// The A/B input type of a tensor-core MMA from the dot-separated parts of its name, PTX's
+/// (mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32) or an NVVM intrinsic's
+/// (llvm.nvvm.mma.m16n8k16.row.col.bf16), named as MeasuredFlops.h names the measured types: "fp16", "bf16",
+/// "tf32", "fp64", "fp8", "int8". Empty where it cannot tell, or the type has no such name (4-bit, 1-bit).
+std::string mmaSourceType(const std::vector<std::string> &parts);
 
 /// Reads the asm text (LLVM's form: operands as $0, $1, ...; instructions separated by ';' or newlines).
 /// Each distinct text is read once; the summary lives as long as the process.

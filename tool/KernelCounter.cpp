@@ -259,17 +259,26 @@ KernelEstimate KernelAnalysis::run() {
   std::array<std::optional<Expr>, BucketCount> buckets;
   buckets.fill(Expr::integer(0));
   bool unresolvedCall = false;
-  std::map<std::string, Expr> specials;
+  // The special FLOPs by operation and the tensor FLOPs by source type.
+  std::map<std::string, Expr> specials, tensorTypes;
   for (llvm::BasicBlock &block : f_) {
     // FLOPs per thread as fractions, by denominator: 1 for what every thread runs, 32 · trips for asm
     // arithmetic a shuffle predicates (it runs in some lanes of each warp).
     std::map<int64_t, Flops> flops;
-    std::map<std::pair<std::string, int64_t>, int64_t> blockSpecials; // (operation, denominator) -> numerator
+    using NamedFractions = std::map<std::pair<std::string, int64_t>, int64_t>; // (name, denominator) -> numerator
+    NamedFractions blockSpecials, blockTensorTypes;
     bool any = false;
     auto add = [&](const llvm::Instruction &inst, int64_t numerator, int64_t denominator, const Flops &f) {
       Flops &sum = flops.try_emplace(denominator, Flops{}).first->second;
       if (f[Special])
         blockSpecials[{specialOperation(inst), denominator}] += f[Special] * numerator;
+      if (f[Tensor]) {
+        std::string untyped, type = tensorSourceType(inst, &untyped);
+        if (type.empty())
+          addUnknown("tensor-core operation whose source type it cannot tell (" + untyped + ")", &inst);
+        else
+          blockTensorTypes[{type, denominator}] += f[Tensor] * numerator;
+      }
       for (int b = 0; b < BucketCount; ++b) {
         sum[b] += f[b] * numerator;
         any = any || f[b] != 0;
@@ -310,11 +319,16 @@ KernelEstimate KernelAnalysis::run() {
         else
           buckets[b] = *buckets[b] + times(sum[b], denominator);
       }
-    if (count.value)
-      for (const auto &[operation, numerator] : blockSpecials) {
-        Expr &total = specials.try_emplace(operation.first, Expr::integer(0)).first->second;
-        total = total + times(numerator, operation.second);
+    auto addNamed = [&](const NamedFractions &fractions, std::map<std::string, Expr> &totals) {
+      for (const auto &[named, numerator] : fractions) {
+        Expr &total = totals.try_emplace(named.first, Expr::integer(0)).first->second;
+        total = total + times(numerator, named.second);
       }
+    };
+    if (count.value) {
+      addNamed(blockSpecials, specials);
+      addNamed(blockTensorTypes, tensorTypes);
+    }
   }
   for (auto &b : buckets)
     if (b)
@@ -330,6 +344,9 @@ KernelEstimate KernelAnalysis::run() {
   if (estimate.special)
     for (const auto &[operation, count] : specials)
       estimate.specialByOperation.emplace(operation, count.simplified());
+  if (estimate.tensor)
+    for (const auto &[type, count] : tensorTypes)
+      estimate.tensorBySourceType.emplace(type, count.simplified());
   if (buckets[Fp64] && buckets[Fp32] && buckets[Fp16] && buckets[Bf16] && buckets[Tensor])
     estimate.total = (*buckets[Fp64] + *buckets[Fp32] + *buckets[Fp16] + *buckets[Bf16] + *buckets[Tensor]).simplified();
   countMemory(estimate);

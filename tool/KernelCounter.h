@@ -54,6 +54,9 @@ struct KernelEstimate {
   std::optional<Expr> total, fp64, fp32, fp16, bf16, tensor, special;
   /// `special` by operation (specialOperation: expf, fdiv.f32, ...); empty when `special` is unknown.
   std::map<std::string, Expr> specialByOperation;
+  /// `tensor` by the MMAs' source type (tensorSourceType: bf16, tf32, ...), without those of a type it cannot
+  /// tell; empty when `tensor` is unknown.
+  std::map<std::string, Expr> tensorBySourceType;
   std::optional<Expr> read, write, predictedRead, predictedWrite;
   std::vector<CountedAccess> accesses;
   std::vector<Unknown> unknowns;

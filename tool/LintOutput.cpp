@@ -88,6 +88,8 @@ std::vector<Quantity *> quantitiesOf(StaticKernel &k) {
                                  &k.intensity.predicted};
   for (auto &[operation, q] : k.flops.specialByOperation)
     all.push_back(&q);
+  for (auto &[type, q] : k.flops.tensorByType)
+    all.push_back(&q);
   return all;
 }
 
@@ -123,9 +125,11 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     KernelQuantities quantity(bindings, e.source, k.unknowns, warnings);
     k.flops = {quantity("flops.total", e.total),   quantity("flops.fp64", e.fp64), quantity("flops.fp32", e.fp32),
                quantity("flops.fp16", e.fp16),     quantity("flops.bf16", e.bf16), quantity("flops.tensor", e.tensor),
-               quantity("flops.special", e.special), {}};
+               quantity("flops.special", e.special), {}, {}};
     for (const auto &[operation, count] : e.specialByOperation)
       k.flops.specialByOperation.emplace(operation, quantity(("flops.special." + operation).c_str(), count));
+    for (const auto &[type, count] : e.tensorBySourceType)
+      k.flops.tensorByType.emplace(type, quantity(("flops.tensor_by_type." + type).c_str(), count));
     std::optional<Expr> ideal, predicted;
     if (e.read && e.write)
       ideal = *e.read + *e.write;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 namespace roofcheck::lint {
 namespace {
 
@@ -79,6 +81,51 @@ TEST(InlinePtx, TensorCoreFlopsAreSharedByTheIssuingThreads) {
   PtxSummary sparse = readInlinePtx("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {$0}, {$1}, {$2}, {$3}, $4, 0x0;");
   EXPECT_EQ(sparse.flops.tensor, 0);
   ASSERT_EQ(sparse.unmodelled.size(), 1u);
+}
+
+TEST(InlinePtx, AnMmasSourceTypeIsItsInputType) {
+  auto typeOf = [](const std::string &name) {
+    std::vector<std::string> parts;
+    std::stringstream in(name);
+    for (std::string part; std::getline(in, part, '.');)
+      parts.push_back(part);
+    return mmaSourceType(parts);
+  };
+  // PTX spells D, A, B (and C) types; the accumulators do not decide.
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"), "bf16");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), "fp16");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"), "fp16");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), "tf32");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"), "fp64");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16"), "fp8");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32"), "int8");
+  EXPECT_EQ(typeOf("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"), "bf16");
+  EXPECT_EQ(typeOf("wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3"), "fp8");
+  // NVVM names an MMA of half inputs by its accumulators (IntrinsicsNVVM.td, MMA_SIGNATURE), the others by A.
+  EXPECT_EQ(typeOf("llvm.nvvm.wmma.m16n16k16.mma.row.col.f32.f32"), "fp16");
+  EXPECT_EQ(typeOf("llvm.nvvm.mma.m16n8k16.row.col.bf16"), "bf16");
+  EXPECT_EQ(typeOf("llvm.nvvm.wmma.m16n16k8.mma.row.col.tf32"), "tf32");
+  EXPECT_EQ(typeOf("llvm.nvvm.wmma.m8n8k4.mma.row.col.rn.f64"), "fp64");
+  EXPECT_EQ(typeOf("llvm.nvvm.mma.m16n8k32.row.col.satfinite.s8.u8"), "int8");
+  EXPECT_EQ(typeOf("llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e5m2.f32"), "fp8");
+  // Types the measured side has no name for, a mix of kinds, and no type at all.
+  EXPECT_EQ(typeOf("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32"), "");
+  EXPECT_EQ(typeOf("llvm.nvvm.wmma.m8n8k128.mma.xor.popc.row.row.b1"), "");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e4m3.f32"), "");
+  EXPECT_EQ(typeOf("mma.sync.aligned.m16n8k16.row.col"), "");
+}
+
+TEST(InlinePtx, AnAsmTextsMmasShareOneSourceTypeOrNameTheOneThatDiffers) {
+  PtxSummary bf16 = readInlinePtx("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, "
+                                  "{$4,$5,$6,$7}, {$8,$9}, {$0,$1,$2,$3};");
+  EXPECT_EQ(bf16.tensorType, "bf16");
+  EXPECT_EQ(bf16.untypedMma, "");
+  PtxSummary mixed = readInlinePtx("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0}, {$1}, {$2}, {$0};\n"
+                                   "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {$0}, {$1}, {$2}, {$0};");
+  EXPECT_EQ(mixed.tensorType, "");
+  EXPECT_EQ(mixed.untypedMma, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+  EXPECT_EQ(mixed.flops.tensor, 128 + 64);
+  EXPECT_EQ(readInlinePtx("add.f32 $0, $1, $2;").tensorType, "");
 }
 
 TEST(InlinePtx, ArithmeticUnderAShufflePredicateIsKeptApart) {
