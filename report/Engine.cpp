@@ -307,6 +307,9 @@ Model staticModel(const Inputs &inputs, const StaticBindings &given) {
             lintBound.insert(symbol);
         }
       }
+      for (auto &[type, flops] : values.tensorByType)
+        if (!flops)
+          flops = sk.flops.tensorByType.at(type).value;
       // One unprofiled, untimed pseudo-launch: the sums are the evaluated values themselves.
       Tally t;
       t.add(Launch{}, std::nullopt, &values);

@@ -56,6 +56,8 @@ Values evaluate(const StaticKernel &kernel, const Bindings &bindings, std::strin
     if (why && why->empty() && !reason.empty())
       *why = std::string(Fields[i].name) + " " + reason;
   }
+  for (const auto &[type, flops] : kernel.flops.tensorByType)
+    v.tensorByType[type] = flops.evaluate(bindings);
   return v;
 }
 
@@ -97,6 +99,9 @@ void Tally::add(const Launch &l, std::optional<double> durationNs, const Values 
   timeNs += durationNs.value_or(0);
   for (int i = 0; i < FieldCount; ++i)
     predictedAll[i].add(predicted ? (*predicted)[i] : std::nullopt);
+  if (predicted)
+    for (const auto &[type, flops] : predicted->tensorByType)
+      predictedTensorByType[type].add(flops);
   auto read = l.sampled.find(metrics::DramRead), write = l.sampled.find(metrics::DramWrite);
   if (read != l.sampled.end() && write != l.sampled.end()) {
     ++sampled.launches;
@@ -185,9 +190,13 @@ std::optional<FlopBucket> Tally::roofBucket() const {
 std::string Tally::roofDtype() const {
   if (roofBucket() != FlopBucket::Tensor)
     return "";
-  auto most = std::max_element(tensorByType.begin(), tensorByType.end(),
-                               [](const auto &a, const auto &b) { return a.second < b.second; });
-  return most == tensorByType.end() || most->second <= 0 ? "" : most->first;
+  if (std::string measured = dominantTensorType(tensorByType); !measured.empty())
+    return measured;
+  std::map<std::string, double> predicted;
+  for (const auto &[type, flops] : predictedTensorByType)
+    if (std::optional<double> total = flops.get())
+      predicted[type] = *total;
+  return dominantTensorType(predicted);
 }
 
 // ---------------------------------------------------------------------------------- the join

@@ -41,6 +41,17 @@ std::optional<FlopBucket> dominantBucket(const BucketFlops &flops) {
   return best;
 }
 
+std::string dominantTensorType(const std::map<std::string, double> &flopsByType) {
+  std::string best;
+  double most = 0;
+  for (const auto &[type, flops] : flopsByType)
+    if (flops > most) {
+      most = flops;
+      best = type;
+    }
+  return best;
+}
+
 const char *toString(Bound bound) { return bound == Bound::Memory ? "memory" : "compute"; }
 
 namespace {

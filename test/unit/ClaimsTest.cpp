@@ -257,6 +257,47 @@ TEST(ClaimMeasured, TensorFlopsComeFromTheTensorPipeAndPickTheirTypesRoof) {
   EXPECT_NE(bound.detail.find("the ridge 200 of tensor bf16 over dram"), std::string::npos) << bound.detail;
 }
 
+namespace {
+
+// The matmul on tensor cores as lint estimates it with tf32 inputs, and ceilings whose tensor roofs have ridges
+// 100 (tf32), 200 (bf16) and 400 (fp8).
+StaticKernel tf32Matmul() {
+  StaticKernel k = matmul();
+  k.flops.fp32 = q("0");
+  k.flops.tensor = q("2 * N * N * N");
+  k.flops.tensorByType = {{"tf32", q("2 * N * N * N")}};
+  return k;
+}
+
+CeilingsDocument tensorCeilings() {
+  CeilingsDocument c = ceilings();
+  Provenance p{"t", Json::object(), 1, 1, 1, 1, {}, {}, {}};
+  c.compute.push_back({"tensor", "tf32", "probe", 400e12, p});
+  c.compute.push_back({"tensor", "bf16", "probe", 800e12, p});
+  c.compute.push_back({"tensor", "fp8", "probe", 1600e12, p});
+  return c;
+}
+
+} // namespace
+
+TEST(ClaimMeasured, ATensorKernelWithoutMeasuredTypesIsJudgedUnderItsPredictedTypesRoof) {
+  // N = 1200 at 300 FLOP/B: compute-bound under the tf32 roof, memory-bound under the fastest (fp8). The launch's
+  // FLOPs come from counters without the tensor pipe's ops, so no measured type: the estimate's tf32 decides.
+  CeilingsDocument c = tensorCeilings();
+  Claim compute = parseClaims("bound == compute", at)[0];
+  Launch uncounted = launchWith(1200, 3.456e9, 3.456e9 / 300);
+  ClaimResult predicted = checkAgainstMeasurement(compute, MatmulRun({uncounted}, tf32Matmul()).kernel(), &c, 0.05);
+  EXPECT_EQ(predicted.verdict, Verdict::Held) << predicted.detail;
+  EXPECT_NE(predicted.detail.find("the ridge 100 of tensor tf32 over dram"), std::string::npos) << predicted.detail;
+  // Where the counters measured a type, it wins: bf16 ops at 150 FLOP/B are memory-bound under the bf16 roof.
+  Launch counted = launchWith(1200, 0, 3.456e9 / 150);
+  counted.metrics["sm__ops_path_tensor_src_bf16_dst_fp32.sum"] = 3.456e9;
+  ClaimResult measuredType = checkAgainstMeasurement(compute, MatmulRun({counted}, tf32Matmul()).kernel(), &c, 0.05);
+  EXPECT_EQ(measuredType.verdict, Verdict::Failed) << measuredType.detail;
+  EXPECT_NE(measuredType.detail.find("the ridge 200 of tensor bf16 over dram"), std::string::npos)
+      << measuredType.detail;
+}
+
 TEST(ClaimMeasured, AnOutputHeldInL2IsJudgedOnTheBytesTheKernelWrites) {
   // N = 1200: the kernel reads 8N^2 = 11.52e6 B and writes 4N^2 = 5.76e6 B. DRAM counted the reads and a
   // third of the writes; the rest, less than the 50 MB L2 holds, was still in the write-back L2 at the end.

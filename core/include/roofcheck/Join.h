@@ -22,9 +22,11 @@ namespace roofcheck::join {
 
 // ------------------------------------------------------------------------------ static counts
 
-/// The static counts evaluated for a launch, by index.
+/// The static counts evaluated for a launch, by index, and its tensor FLOPs by source type.
 enum Field { Flops, Special, Read, Write, Ideal, Predicted, FP64, FP32, FP16, BF16, Tensor, FieldCount };
-using Values = std::array<std::optional<double>, FieldCount>;
+struct Values : std::array<std::optional<double>, FieldCount> {
+  std::map<std::string, std::optional<double>> tensorByType; ///< flops.tensor_by_type
+};
 
 /// The field's name in roofcheck.static/1 ("flops.total", "bytes.ideal", ...).
 const char *fieldName(Field field);
@@ -79,6 +81,7 @@ struct Tally {
   int64_t launches = 0;
   double timeNs = 0;
   std::array<Sum, FieldCount> predictedAll, predictedProfiled;
+  std::map<std::string, Sum> predictedTensorByType; ///< over every launch, as predictedAll
   int64_t profiled = 0;
   int64_t profiledTimed = 0; ///< the profiled launches with a duration: profiledTimeNs is theirs
   double profiledTimeNs = 0;
@@ -115,8 +118,9 @@ struct Tally {
   /// The FLOP bucket whose roof the group sits under: the static counts' dominant bucket, else (no static
   /// count above 0 is known) the measured precisions'.
   std::optional<FlopBucket> roofBucket() const;
-  /// The dtype of roofBucket()'s ceiling where the counters tell it: a tensor kernel's source type with the
-  /// most counted FLOPs ("bf16", "tf32", ...); "" otherwise (the bucket's fastest ceiling).
+  /// The dtype of roofBucket()'s ceiling: a tensor kernel's source type with the most counted FLOPs ("bf16",
+  /// "tf32", ...), else (no type counted) with the most predicted FLOPs; "" where neither tells (the bucket's
+  /// fastest ceiling).
   std::string roofDtype() const;
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ using BucketFlops = std::array<std::optional<double>, 5>;
 /// The bucket whose ceiling gives a kernel its roof: the one with the most FLOPs (the first in FlopBucket
 /// order on a tie), unknown counts passed over; nullopt when no known count is above 0.
 std::optional<FlopBucket> dominantBucket(const BucketFlops &flops);
+/// The source type whose ceiling gives a tensor kernel its roof ("bf16", "tf32", ...): the one with the most
+/// tensor FLOPs (the first by name on a tie); "" when none is above 0 (the tensor bucket's fastest ceiling).
+std::string dominantTensorType(const std::map<std::string, double> &flopsByType);
 
 enum class Bound { Memory, Compute };
 const char *toString(Bound bound);

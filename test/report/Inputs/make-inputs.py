@@ -162,6 +162,24 @@ jsonl("tensor-measured.jsonl", [header(5001, None),
   launch(2, GEMM, GT, [32,32,1], [128,1,1], [(3,i32(1024))], 100000, tensor_full(2*1024**3)),
   launch(3, LIB, LIB, [8,8,1], [256,1,1], [], 50000, tensor_base(65536, 0))])
 
+# --- tensor-core GEMMs as lint writes them with their source type (flops.tensor_by_type): a kernel whose
+# launches carry no tensor op counters, or that was never run, sits under the ceiling of that type. The bf16
+# one as lint writes it when given N = 1024: every quantity has its value.
+GB = "_Z9gemm_bf16PK13__nv_bfloat16S1_Pfi"
+def typed_gemm(name, mangled, line, element, element_bytes, source_type, N=None):
+    k = kern(name, mangled, "bench/gemm.cu", line, [("A","const %s *" % element,8),("B","const %s *" % element,8),("C","float *",8),("N","int",4)],
+             "2 * N * N * N", ("%d * N * N" % (2*element_bytes),"4 * N * N","%d * N * N" % (2*element_bytes+4),"%d * N * N" % (2*element_bytes+4)), fp32="0")
+    k["flops"]["tensor"] = q("2 * N * N * N")
+    k["flops"]["tensor_by_type"] = {source_type: q("2 * N * N * N")}
+    if N is not None:
+        for quantities in (k["flops"], k["flops"]["tensor_by_type"], k["bytes"], k["intensity"]):
+            for quantity in quantities.values():
+                if "expr" in quantity:
+                    quantity["value"] = float(eval(quantity["expr"], {"N": N}))
+    return k
+static("tensor-typed.static.json", [typed_gemm("gemm_tf32", GT, 8, "float", 4, "tf32"),
+                                    typed_gemm("gemm_bf16", GB, 20, "__nv_bfloat16", 2, "bf16", N=1024)])
+
 # --- the H200 examples run in miniature: the matmuls write twice their output (a 16 MB output fits in L2, so
 # earlier launches' dirty lines are written back during the next), ptxas's HFMA2.MMA moves show as fp16 FLOPs
 # in matmul_tiled and an expf kernel, and kernels that do not fit or do spill tell the write-back apart.
