@@ -340,7 +340,8 @@ struct RoofChoice {
   std::string whyNot;
 };
 
-/// dtype: of the bucket's ceiling, where the counters tell it (Tally::roofDtype); "" for the bucket's fastest.
+/// dtype: of the bucket's ceiling, where the counters or the estimate tell it (Tally::roofDtype,
+/// dominantTensorType); "" for the bucket's fastest.
 RoofChoice roofFor(const std::optional<FlopBucket> &bucket, const CeilingsDocument *ceilings,
                    const std::string &dtype = "") {
   if (!ceilings)
@@ -382,7 +383,12 @@ ClaimResult checkAgainstEstimate(const Claim &claim, const StaticKernel &kernel,
                                            (buckets[i]->known() ? " (--arg NAME=VALUE, --grid, --block)"
                                                                 : unknownBecause(kernel))};
     }
-    RoofChoice roof = roofFor(dominantBucket(byBucket), ceilings);
+    std::map<std::string, double> tensorByType;
+    for (const auto &[type, flops] : kernel.flops.tensorByType)
+      if (std::optional<double> value = flops.evaluate(bindings))
+        tensorByType[type] = *value;
+    std::optional<FlopBucket> bucket = dominantBucket(byBucket);
+    RoofChoice roof = roofFor(bucket, ceilings, bucket == FlopBucket::Tensor ? dominantTensorType(tensorByType) : "");
     if (!roof.roofline)
       return {Verdict::NotCheckable, roof.whyNot};
     std::optional<double> intensity = kernel.intensity.predicted.evaluate(bindings);

@@ -298,6 +298,16 @@ TEST(ClaimMeasured, ATensorKernelWithoutMeasuredTypesIsJudgedUnderItsPredictedTy
       << measuredType.detail;
 }
 
+TEST(ClaimEstimate, ATensorKernelIsJudgedUnderItsPredictedTypesRoof) {
+  // N = 1800: intensity 300, right of the tf32 ridge (100), left of the fastest tensor roof's (fp8, 400).
+  CeilingsDocument c = tensorCeilings();
+  ClaimResult r = checkAgainstEstimate(parseClaims("bound == compute", at)[0], tf32Matmul(),
+                                       {{"N", Number(int64_t{1800})}}, &c);
+  EXPECT_EQ(r.verdict, Verdict::Held) << r.detail;
+  EXPECT_EQ(r.detail, "the predicted intensity 300 FLOP/B is at or above the ridge 100 of tensor tf32 over dram: "
+                      "compute-bound");
+}
+
 TEST(ClaimMeasured, AnOutputHeldInL2IsJudgedOnTheBytesTheKernelWrites) {
   // N = 1200: the kernel reads 8N^2 = 11.52e6 B and writes 4N^2 = 5.76e6 B. DRAM counted the reads and a
   // third of the writes; the rest, less than the 50 MB L2 holds, was still in the write-back L2 at the end.
