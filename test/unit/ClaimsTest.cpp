@@ -231,40 +231,19 @@ TEST(ClaimMeasured, ATotalWithAPrecisionUncountedIsNotChecked) {
   EXPECT_EQ(measured(c, {all}).verdict, Verdict::Held);
 }
 
-TEST(ClaimMeasured, TensorFlopsComeFromTheTensorPipeAndPickTheirTypesRoof) {
-  // The matmul on tensor cores: its FLOPs are bf16 tensor-pipe ops, none from the FMA pipes. N = 1200 at 600
-  // FLOP/B; the bf16 roof's ridge is 200, the fp8 roof's 400: compute-bound under either.
-  StaticKernel onTensorCores = matmul();
-  onTensorCores.flops.fp32 = q("0");
-  onTensorCores.flops.tensor = q("2 * N * N * N");
-  auto measured = [&](const Claim &c, const std::vector<Launch> &launches) {
-    return checkAgainstMeasurement(c, MatmulRun(launches, onTensorCores).kernel(), nullptr, 0.05);
-  };
-  Launch tensor = launchWith(1200, 0, 3.456e9 / 600);
-  tensor.metrics["sm__ops_path_tensor_src_bf16_dst_fp32.sum"] = 3.456e9;
-  tensor.metrics["sm__ops_path_tensor_src_fp8.sum"] = 0;
-  Claim flops = parseClaims("flops.tensor == 2 * N * N * N", at)[0];
-  ClaimResult counted = measured(flops, {tensor});
-  EXPECT_EQ(counted.verdict, Verdict::Held) << counted.detail;
-  EXPECT_EQ(measured(parseClaims("flops == 2 * N * N * N", at)[0], {tensor}).verdict, Verdict::Held);
-  CeilingsDocument c = ceilings();
-  Provenance p{"t", Json::object(), 1, 1, 1, 1, {}, {}, {}};
-  c.compute.push_back({"tensor", "bf16", "probe", 800e12, p});  // ridge 200
-  c.compute.push_back({"tensor", "fp8", "probe", 1600e12, p});  // ridge 400
-  ClaimResult bound = checkAgainstMeasurement(parseClaims("bound == compute", at)[0],
-                                              MatmulRun({tensor}, onTensorCores).kernel(), &c, 0.05);
-  EXPECT_EQ(bound.verdict, Verdict::Held) << bound.detail;
-  EXPECT_NE(bound.detail.find("the ridge 200 of tensor bf16 over dram"), std::string::npos) << bound.detail;
-}
-
 namespace {
 
-// The matmul on tensor cores as lint estimates it with tf32 inputs, and ceilings whose tensor roofs have ridges
-// 100 (tf32), 200 (bf16) and 400 (fp8).
-StaticKernel tf32Matmul() {
+// The matmul on tensor cores, and ceilings whose tensor roofs have ridges 100 (tf32), 200 (bf16) and 400 (fp8).
+StaticKernel tensorMatmul() {
   StaticKernel k = matmul();
   k.flops.fp32 = q("0");
   k.flops.tensor = q("2 * N * N * N");
+  return k;
+}
+
+// As lint estimates it with tf32 inputs.
+StaticKernel tf32Matmul() {
+  StaticKernel k = tensorMatmul();
   k.flops.tensorByType = {{"tf32", q("2 * N * N * N")}};
   return k;
 }
@@ -279,6 +258,27 @@ CeilingsDocument tensorCeilings() {
 }
 
 } // namespace
+
+TEST(ClaimMeasured, TensorFlopsComeFromTheTensorPipeAndPickTheirTypesRoof) {
+  // The matmul on tensor cores: its FLOPs are bf16 tensor-pipe ops, none from the FMA pipes. N = 1200 at 600
+  // FLOP/B; the bf16 roof's ridge is 200, the fp8 roof's 400: compute-bound under either.
+  StaticKernel onTensorCores = tensorMatmul();
+  auto measured = [&](const Claim &c, const std::vector<Launch> &launches) {
+    return checkAgainstMeasurement(c, MatmulRun(launches, onTensorCores).kernel(), nullptr, 0.05);
+  };
+  Launch tensor = launchWith(1200, 0, 3.456e9 / 600);
+  tensor.metrics["sm__ops_path_tensor_src_bf16_dst_fp32.sum"] = 3.456e9;
+  tensor.metrics["sm__ops_path_tensor_src_fp8.sum"] = 0;
+  Claim flops = parseClaims("flops.tensor == 2 * N * N * N", at)[0];
+  ClaimResult counted = measured(flops, {tensor});
+  EXPECT_EQ(counted.verdict, Verdict::Held) << counted.detail;
+  EXPECT_EQ(measured(parseClaims("flops == 2 * N * N * N", at)[0], {tensor}).verdict, Verdict::Held);
+  CeilingsDocument c = tensorCeilings();
+  ClaimResult bound = checkAgainstMeasurement(parseClaims("bound == compute", at)[0],
+                                              MatmulRun({tensor}, onTensorCores).kernel(), &c, 0.05);
+  EXPECT_EQ(bound.verdict, Verdict::Held) << bound.detail;
+  EXPECT_NE(bound.detail.find("the ridge 200 of tensor bf16 over dram"), std::string::npos) << bound.detail;
+}
 
 TEST(ClaimMeasured, ATensorKernelWithoutMeasuredTypesIsJudgedUnderItsPredictedTypesRoof) {
   // N = 1200 at 300 FLOP/B: compute-bound under the tf32 roof, memory-bound under the fastest (fp8). The launch's
