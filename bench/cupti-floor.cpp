@@ -6,15 +6,33 @@
 //   callbacks   the shim's launch callbacks (the 8 launch APIs, enter and exit), each returning at once
 //   activity    kernel activity records (64 KiB buffers, 10 ms flush period, as the shim), freed unread
 //   both        callbacks and activity: what `roofcheck run --metrics time` needs from CUPTI
+//   pm          both, and device 0's DRAM bytes read by PM sampling every 10 us into a 64 MiB hardware buffer
+//               (the shim's settings, made the shim's way: the configuration on a thread from the start, without
+//               counter availability; enabled, configured and started there once the program has a context,
+//               its first launch waiting for that; stopped and disabled at exit), with nothing decoded: what
+//               `roofcheck run --metrics time --sampled-traffic 10` needs from CUPTI
 // ROOFCHECK_FLOOR_FLUSH_MS (default 10; 0: no periodic flush) and ROOFCHECK_FLOOR_BUFFER_KIB (default 64) vary
 // the two activity settings, to tell what the records' cost depends on.
+#include "CuptiPmSampling.h"
+#include "CuptiProfilerHost.h"
+#include "Diagnostics.h"
 #include "LaunchCallbackIds.h"
 
-#include <cupti.h>
+#include "roofcheck/Metrics.h"
 
+#include <cupti.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 namespace {
 
@@ -34,7 +52,91 @@ bool checked(CUptiResult result, const char *call) {
   return false;
 }
 
-void CUPTIAPI ignoreCallback(void *, CUpti_CallbackDomain, CUpti_CallbackId, const void *) {}
+// Device 0's PM sampling, every call on a thread of its own as in the shim (never inside the driver's callbacks).
+class PmSamplingFloor {
+public:
+  void begin() { std::thread(&PmSamplingFloor::run, this).detach(); }
+
+  void contextCreated(CUcontext context) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!context_)
+      context_ = context;
+    changed_.notify_all();
+  }
+
+  // A launch's entry: the first waits until sampling has started (or failed), as the shim's does.
+  void awaitStart() {
+    if (launched_.load(std::memory_order_acquire))
+      return; // every launch after the first: no lock
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!launched_) // registered after the CUDA runtime's handler, so run before its teardown
+      std::atexit([] { pmSampling().stopAtExit(); });
+    changed_.wait_for(lock, std::chrono::seconds(5), [this] { return settled_; });
+    launched_ = true;
+  }
+
+  static PmSamplingFloor &pmSampling() {
+    static auto *floor = new PmSamplingFloor; // never destroyed: the thread may outlive the exit handlers
+    return *floor;
+  }
+
+private:
+  void stopAtExit() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    stopRequested_ = true;
+    changed_.notify_all();
+    changed_.wait_for(lock, std::chrono::seconds(2), [this] { return stopped_; });
+  }
+
+  void run() {
+    using namespace roofcheck::runtime;
+    auto pm = std::make_unique<CuptiPmSampling>(diagnostics_);
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    bool configured = diagnostics_.driver(cuInit(0), "cuInit") &&
+                      diagnostics_.cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") &&
+                      diagnostics_.cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") &&
+                      pm->configure(0, chip.pChipName, {roofcheck::metrics::DramRead, roofcheck::metrics::DramWrite},
+                                    !CuptiProfilerHost::knowsChip(chip.pChipName));
+    CUcontext context = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [this] { return context_ || stopRequested_; });
+      context = context_;
+    }
+    if (!configured || !context || !diagnostics_.driver(cuCtxSetCurrent(context), "cuCtxSetCurrent") ||
+        !pm->enable(0, 10'000, size_t(64) << 20) || !pm->start())
+      std::fprintf(stderr, "cupti-floor: PM sampling did not start\n");
+    std::unique_lock<std::mutex> lock(mutex_);
+    settled_ = true;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return stopRequested_; });
+    lock.unlock();
+    pm.reset(); // stops and disables
+    lock.lock();
+    stopped_ = true;
+    changed_.notify_all();
+  }
+
+  roofcheck::runtime::Diagnostics diagnostics_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  CUcontext context_ = nullptr;
+  std::atomic<bool> launched_ = false;
+  bool settled_ = false, stopRequested_ = false, stopped_ = false;
+};
+
+bool samplePm = false;
+
+void CUPTIAPI onCallback(void *, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data) {
+  if (!samplePm)
+    return;
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+    PmSamplingFloor::pmSampling().contextCreated(static_cast<const CUpti_ResourceData *>(data)->context);
+  else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+           static_cast<const CUpti_CallbackData *>(data)->callbackSite == CUPTI_API_ENTER)
+    PmSamplingFloor::pmSampling().awaitStart();
+}
 
 void CUPTIAPI requestBuffer(uint8_t **buffer, size_t *size, size_t *maxNumRecords) {
   *buffer = static_cast<uint8_t *>(std::aligned_alloc(8, bufferBytes));
@@ -52,18 +154,24 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   const char *mode = std::getenv("ROOFCHECK_FLOOR");
   if (!mode || std::strcmp(mode, "load") == 0)
     return 1;
-  bool callbacks = std::strcmp(mode, "callbacks") == 0 || std::strcmp(mode, "both") == 0;
-  bool activity = std::strcmp(mode, "activity") == 0 || std::strcmp(mode, "both") == 0;
+  samplePm = std::strcmp(mode, "pm") == 0;
+  bool callbacks = std::strcmp(mode, "callbacks") == 0 || std::strcmp(mode, "both") == 0 || samplePm;
+  bool activity = std::strcmp(mode, "activity") == 0 || std::strcmp(mode, "both") == 0 || samplePm;
   bufferBytes = fromEnvironment("ROOFCHECK_FLOOR_BUFFER_KIB", 64) << 10;
   if (!callbacks && !activity) {
-    std::fprintf(stderr, "cupti-floor: unknown ROOFCHECK_FLOOR '%s' (load, callbacks, activity, both)\n", mode);
+    std::fprintf(stderr, "cupti-floor: unknown ROOFCHECK_FLOOR '%s' (load, callbacks, activity, both, pm)\n", mode);
     return 1;
   }
   if (callbacks) {
     CUpti_SubscriberHandle subscriber = nullptr;
-    if (checked(cuptiSubscribe(&subscriber, ignoreCallback, nullptr), "cuptiSubscribe"))
+    if (checked(cuptiSubscribe(&subscriber, onCallback, nullptr), "cuptiSubscribe")) {
       for (CUpti_CallbackId id : roofcheck::runtime::launchCallbackIds)
         checked(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback");
+      if (samplePm &&
+          checked(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+                  "cuptiEnableCallback"))
+        PmSamplingFloor::pmSampling().begin();
+    }
   }
   if (activity &&
       checked(cuptiActivityRegisterCallbacks(requestBuffer, completeBuffer), "cuptiActivityRegisterCallbacks") &&

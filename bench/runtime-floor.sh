@@ -4,9 +4,13 @@
 #   native
 #   floor-load, floor-callbacks, floor-activity, floor-both   bench/cupti-floor.cpp: CUPTI asked for what the
 #       shim asks, nothing done with it (floor-both is the least any CUPTI tracer of every launch costs)
+#   floor-pm  floor-both with PM sampling of DRAM bytes started before the first launch and stopped at exit,
+#       nothing decoded: the least `--sampled-traffic 10` can cost
 #   shim      libroofcheck-inject.so injected directly, with the environment roofcheck-run gives it
 #   run       roofcheck-run --metrics time (the launcher, then the shim)
-# Then the shim's own phases (ROOFCHECK_SHIM_TIMING=1) on the 10,400-launch program.
+#   sampled   roofcheck-run --metrics time --sampled-traffic 10
+# CONFIGS picks some of them (native always runs). Then the shim's own phases (ROOFCHECK_SHIM_TIMING=1) on the
+# 10,400-launch program.
 # usage: bench/runtime-floor.sh BUILD_DIR [REPEATS]   (needs a GPU and nvcc)
 set -euo pipefail
 build=$(cd "${1:?usage: runtime-floor.sh BUILD_DIR [REPEATS]}" && pwd)
@@ -23,13 +27,14 @@ while IFS= read -r line; do
   case $line in CUDA_INJECTION64_PATH=* | ROOFCHECK_OPTIONS=* | NVTX_INJECTION64_PATH=*) shim_env+=("$line") ;; esac
 done <"$work/env"
 
-configs=(native floor-load floor-callbacks floor-activity floor-both shim run)
+read -ra configs <<<"native ${CONFIGS:-floor-load floor-callbacks floor-activity floor-both floor-pm shim run sampled}"
 time_config() { # CONFIG LAUNCHES: the wall ms of one run of that configuration
   case $1 in
   native) wall_ms "$work/launches" "$2" ;;
   floor-*) wall_ms env CUDA_INJECTION64_PATH="$floor" ROOFCHECK_FLOOR="${1#floor-}" "$work/launches" "$2" ;;
   shim) wall_ms env "${shim_env[@]}" "$work/launches" "$2" ;;
   run) wall_ms "$run" --metrics time --output-dir "$work/out" -- "$work/launches" "$2" ;;
+  sampled) wall_ms "$run" --metrics time --sampled-traffic 10 --output-dir "$work/out" -- "$work/launches" "$2" ;;
   esac
 }
 "$work/launches" >/dev/null # warm the driver and the file cache
