@@ -59,8 +59,12 @@ public:
 
   void contextCreated(CUcontext context) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!context_)
-      context_ = context;
+    if (context_)
+      return;
+    context_ = context;
+    // Registered after the CUDA runtime's handler, so run before its teardown: a program whose context
+    // goes with sampling enabled exits with an error.
+    std::atexit([] { pmSampling().stopAtExit(); });
     changed_.notify_all();
   }
 
@@ -69,8 +73,6 @@ public:
     if (launched_.load(std::memory_order_acquire))
       return; // every launch after the first: no lock
     std::unique_lock<std::mutex> lock(mutex_);
-    if (!launched_) // registered after the CUDA runtime's handler, so run before its teardown
-      std::atexit([] { pmSampling().stopAtExit(); });
     changed_.wait_for(lock, std::chrono::seconds(5), [this] { return settled_; });
     launched_ = true;
   }
