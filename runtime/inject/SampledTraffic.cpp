@@ -74,6 +74,8 @@ template <typename Done> void SampledTraffic::await(std::unique_lock<std::mutex>
   changed_.wait_for(lock, exitPatience, done);
 }
 
+bool SampledTraffic::done(const Device &d) { return d.stopped || (d.settled && !d.started); }
+
 void SampledTraffic::stopDevice(int device) {
   std::unique_lock<std::mutex> lock(mutex_);
   auto it = devices_.find(device);
@@ -81,7 +83,7 @@ void SampledTraffic::stopDevice(int device) {
     return;
   it->second.stopRequested = true;
   changed_.notify_all();
-  await(lock, [&] { return it->second.stopped || finished_; });
+  await(lock, [&] { return done(it->second) || finished_; });
 }
 
 void SampledTraffic::stopAll() {
@@ -93,8 +95,7 @@ void SampledTraffic::stopAll() {
     d.stopRequested = true;
   changed_.notify_all();
   await(lock, [&] {
-    return finished_ || std::all_of(devices_.begin(), devices_.end(),
-                                     [](const auto &d) { return d.second.stopped || !d.second.started; });
+    return finished_ || std::all_of(devices_.begin(), devices_.end(), [](const auto &d) { return done(d.second); });
   });
 }
 
@@ -202,6 +203,11 @@ void SampledTraffic::run() {
     behind = false;
     // Map nodes stay where they are while the lock is let go: only this thread touches a device's pm.
     for (auto &[device, d] : devices_) {
+      if (!d.tried && d.stopRequested) { // its contexts went, or the program exits, before it was started
+        d.tried = d.settled = true;
+        --unsettled_;
+        changed_.notify_all();
+      }
       if (!d.tried && !last) {
         d.tried = true;
         lock.unlock();

@@ -66,6 +66,9 @@ private:
     bool settled = false;                ///< ... and is done trying, started or not
     bool stopRequested = false, stopped = false;
   };
+  /// Nothing left to wait for at a stop: sampling stopped, or its start tried and failed (not while a start
+  /// is under way: a process that exits then ended with a segmentation fault).
+  static bool done(const Device &d);
   void run(); ///< the sampling thread
   /// The host side of device's sampling (nullptr, with a warning, where it cannot be made).
   std::unique_ptr<CuptiPmSampling> configure(int device);

@@ -123,6 +123,12 @@ void Shim::onContextCreated(CUcontext context) {
     timing_.stop(ShimTiming::Configure, started);
   }
   traffic_.startDevice(*device, context); // where prepared
+  // A program that makes a context and exits without a launch exits while the device's sampling may be
+  // starting: 2 of 12 such runs ended in a segmentation fault on an H100. Registered now, so run after the
+  // first launch's registration where there is one (that one stops sampling before the runtime's teardown;
+  // this one then finds every device stopped) and otherwise waits for the start and stops it.
+  if (sampledTraffic_)
+    std::call_once(samplingStopAtContext_, [] { std::atexit(onExitBeforeRuntime); });
   diagnostics_.trace("context set up");
 }
 

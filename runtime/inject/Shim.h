@@ -65,7 +65,7 @@ private:
   bool sampledTraffic_ = false; ///< PM sampling gives launches their DRAM bytes (--sampled-traffic, time mode)
 
   std::once_flag initialized_;
-  std::once_flag samplingStopRegistered_;
+  std::once_flag samplingStopRegistered_, samplingStopAtContext_;
   CounterConfigurations counters_{diagnostics_};
   SampledTraffic traffic_{diagnostics_, counters_};
   DeviceDescription devices_{diagnostics_, timing_};

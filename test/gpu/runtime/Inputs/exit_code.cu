@@ -2,12 +2,22 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstring>
 
 __global__ void touch(int *x, int value) { *x = value; }
 
 int main(int argc, char **argv) {
   // "count": the devices counted and no launch, so that the exit comes while the shim's thread still makes
   // the counter configurations.
+  // "context": a context made (the allocation) and no launch, so that the exit comes while the shim's
+  // sampling thread may still be starting PM sampling there.
+  if (argc > 1 && std::strcmp(argv[1], "context") == 0) {
+    int *x = nullptr;
+    if (cudaMalloc(&x, sizeof(int)) != cudaSuccess)
+      return 2;
+    std::printf("context made\n");
+    return 7;
+  }
   if (argc > 1) {
     int devices = 0;
     cudaGetDeviceCount(&devices);
