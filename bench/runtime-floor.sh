@@ -16,6 +16,12 @@ set -euo pipefail
 build=$(cd "${1:?usage: runtime-floor.sh BUILD_DIR [REPEATS]}" && pwd)
 repeats=${2:-7}
 here=$(cd "$(dirname "$0")" && pwd)
+all_configs="floor-load floor-callbacks floor-activity floor-both floor-pm shim run sampled"
+read -ra configs <<<"native ${CONFIGS:-$all_configs}"
+for config in "${configs[@]}"; do
+  [[ " native $all_configs " == *" $config "* ]] ||
+    { echo "runtime-floor.sh: unknown configuration '$config' in CONFIGS (one of: $all_configs)" >&2; exit 2; }
+done
 source "$here/launches-bench.sh"
 require_floor runtime-floor
 mkdir -p "$work/out"
@@ -27,7 +33,6 @@ while IFS= read -r line; do
   case $line in CUDA_INJECTION64_PATH=* | ROOFCHECK_OPTIONS=* | NVTX_INJECTION64_PATH=*) shim_env+=("$line") ;; esac
 done <"$work/env"
 
-read -ra configs <<<"native ${CONFIGS:-floor-load floor-callbacks floor-activity floor-both floor-pm shim run sampled}"
 time_config() { # CONFIG LAUNCHES: the wall ms of one run of that configuration
   case $1 in
   native) wall_ms "$work/launches" "$2" ;;
