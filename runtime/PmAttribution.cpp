@@ -62,7 +62,7 @@ std::vector<double> splitByRate(const std::vector<double> &values, const std::ve
 }
 } // namespace
 
-std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples, const std::vector<KernelSpan> &spans) {
+std::vector<SpanTraffic> attributeSamples(std::span<const PmSample> samples, const std::vector<KernelSpan> &spans) {
   std::vector<SpanTraffic> traffic(spans.size());
   std::vector<size_t> byStart(spans.size());
   std::iota(byStart.begin(), byStart.end(), 0);

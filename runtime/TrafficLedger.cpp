@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 namespace roofcheck::runtime {
 
@@ -11,7 +12,6 @@ void TrafficLedger::addSamples(int device, std::vector<PmSample> &&samples) {
   Device &d = devices_[device];
   for (PmSample &s : samples) {
     d.until = std::max(d.until, s.end);
-    d.longestSample = std::max(d.longestSample, s.end > s.start ? s.end - s.start : 0);
     d.samples.push_back(std::move(s));
   }
   // Decoded oldest first, drain after drain: sorting is needed only where a decode overlapped another.
@@ -40,10 +40,16 @@ std::vector<TrafficLedger::Settled> TrafficLedger::settleAll() {
 }
 
 std::vector<TrafficLedger::Settled> TrafficLedger::settle(Device &d, uint64_t horizon) {
-  // A span is ready when every sample it overlaps has ended by horizon: those begin before the span ends
-  // and last at most the longest sample.
+  // A span is ready when every sample it overlaps has ended by horizon: samples follow one another, so
+  // that is when its end falls before the last sample boundary by horizon. (Not by horizon less the
+  // longest sample: the first sample of a run can span the time before sampling started, 0.25 s on an
+  // H100, and every span then waited that long.)
   const uint64_t last = std::numeric_limits<uint64_t>::max();
-  uint64_t readyBy = horizon == last ? last : (horizon > d.longestSample ? horizon - d.longestSample : 0);
+  uint64_t readyBy = horizon == last ? last : 0;
+  if (horizon != last)
+    for (const PmSample &s : d.samples)
+      if (s.end <= horizon)
+        readyBy = std::max(readyBy, s.end);
   std::vector<Settled> settled;
   if (std::any_of(d.spans.begin(), d.spans.end(), [&](const auto &s) { return s.second.end <= readyBy; }))
     settled = settleReady(d, readyBy);
@@ -60,14 +66,28 @@ std::vector<TrafficLedger::Settled> TrafficLedger::settle(Device &d, uint64_t ho
 }
 
 std::vector<TrafficLedger::Settled> TrafficLedger::settleReady(Device &d, uint64_t readyBy) {
-  // Shares are computed with the waiting spans and the settled ones too: either may share a sample with a
-  // ready span.
+  // Shares are computed over the samples a ready span can overlap (those that start before readyBy), with
+  // every span that overlaps them, waiting or settled: either may share a sample with a ready span. Later
+  // samples and spans are left to the rounds that settle them: over all of them, each round redid what
+  // the next would (on a 0.5 s run of 104,000 launches the handler thread then held the ledger for ~10 ms a
+  // round and the decoder fell behind).
+  auto windowEnd = std::partition_point(d.samples.begin(), d.samples.end(),
+                                        [&](const PmSample &s) { return s.start < readyBy; });
+  std::span<const PmSample> window(d.samples.begin(), windowEnd);
+  uint64_t reach = 0; // spans that start before the window's samples end may overlap them
+  for (const PmSample &s : window)
+    reach = std::max(reach, s.end);
   std::vector<KernelSpan> spans;
-  spans.reserve(d.spans.size() + d.settledSpans.size());
-  for (const auto &[id, span] : d.spans)
-    spans.push_back(span);
-  spans.insert(spans.end(), d.settledSpans.begin(), d.settledSpans.end());
-  std::vector<SpanTraffic> traffic = attributeSamples(d.samples, spans);
+  std::vector<size_t> attributedAs(d.spans.size()); // d.spans[i] is spans[attributedAs[i]] where it can overlap
+  for (size_t i = 0; i < d.spans.size(); ++i)
+    if (d.spans[i].second.start < reach) {
+      attributedAs[i] = spans.size();
+      spans.push_back(d.spans[i].second);
+    }
+  for (const KernelSpan &span : d.settledSpans)
+    if (span.start < reach)
+      spans.push_back(span);
+  std::vector<SpanTraffic> traffic = attributeSamples(window, spans);
 
   std::vector<Settled> settled;
   std::vector<std::pair<uint64_t, KernelSpan>> waiting;
@@ -77,7 +97,7 @@ std::vector<TrafficLedger::Settled> TrafficLedger::settleReady(Device &d, uint64
       waiting.push_back(d.spans[i]);
       continue;
     }
-    SpanTraffic &t = traffic[i];
+    SpanTraffic &t = traffic[attributedAs[i]]; // a ready span starts before readyBy, so it is attributed
     uint64_t length = span.end > span.start ? span.end - span.start : 0;
     if (length == 0 || static_cast<double>(t.coveredNs) < CoveredShare * static_cast<double>(length))
       t.values.clear();

@@ -43,7 +43,6 @@ private:
     std::vector<KernelSpan> settledSpans;
     std::vector<PmSample> samples; ///< in start order
     uint64_t until = 0;
-    uint64_t longestSample = 0;
   };
   std::vector<Settled> settle(Device &d, uint64_t horizon);
   std::vector<Settled> settleReady(Device &d, uint64_t readyBy);

@@ -18,15 +18,27 @@ TEST(TrafficLedger, ASpanWaitsUntilEverySampleItCanOverlapHasEndedByTheHorizon) 
   ledger.addSamples(0, samples(0, 5000, 1000, 10));
   ledger.addSpan(7, 0, {1500, 3500});
   EXPECT_EQ(ledger.sampledUntil(0), 5000u);
-  // Its last sample (3000-4000) can end as late as 3500 + 1000: not settled at 4000.
-  EXPECT_TRUE(ledger.settle(0, 4000).empty());
-  std::vector<TrafficLedger::Settled> settled = ledger.settle(0, 4500);
+  // Its last sample is 3000-4000: not settled before 4000.
+  EXPECT_TRUE(ledger.settle(0, 3999).empty());
+  std::vector<TrafficLedger::Settled> settled = ledger.settle(0, 4000);
   ASSERT_EQ(settled.size(), 1u);
   EXPECT_EQ(settled[0].id, 7u);
   EXPECT_DOUBLE_EQ(settled[0].traffic.values.at("dram"), 30); // three samples, each its own
   EXPECT_EQ(ledger.waitingSpans(), 0u);
-  EXPECT_EQ(ledger.heldSamples(), 2u); // those ending after 3500 (the ready horizon) stay
+  EXPECT_EQ(ledger.heldSamples(), 1u); // the one ending after 4000 (the ready horizon) stays
   EXPECT_TRUE(ledger.settle(1, 1000000).empty()); // another device has nothing
+}
+
+TEST(TrafficLedger, ALongFirstSampleDoesNotHoldBackTheSpansAfterIt) {
+  TrafficLedger ledger;
+  // The first sample of a run can span the time before sampling started.
+  ledger.addSamples(0, {{0, 1000000, {{"dram", 0}}}});
+  ledger.addSamples(0, samples(1000000, 1003000, 1000, 10));
+  ledger.addSpan(1, 0, {1000500, 1001500});
+  EXPECT_TRUE(ledger.settle(0, 1001999).empty());
+  std::vector<TrafficLedger::Settled> settled = ledger.settle(0, 1002000);
+  ASSERT_EQ(settled.size(), 1u);
+  EXPECT_DOUBLE_EQ(settled[0].traffic.values.at("dram"), 20);
 }
 
 TEST(TrafficLedger, AWaitingSpanKeepsItsSamplesAndSharesWithAReadyOne) {
