@@ -4,6 +4,8 @@
 
 #include "roofcheck/Metrics.h"
 
+#include <cupti.h>
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -124,13 +126,18 @@ void LaunchRecords::absorbArrivalsLocked() {
   std::vector<PendingLaunch> launches;
   std::vector<LaunchCounters> counters;
   std::vector<std::pair<uint32_t, std::vector<std::string>>> graphRanges;
+  // Read before the launches are taken: those handed over after it are made after it.
+  uint64_t reading = 0;
+  diagnostics_.cupti(cuptiGetTimestamp(&reading), "cuptiGetTimestamp");
   {
     std::lock_guard<std::mutex> lock(arrivalsMutex_);
     launches.swap(arrivedLaunches_);
     counters.swap(arrivedCounters_);
     graphRanges.swap(arrivedGraphRanges_);
   }
+  uint64_t notBefore = unrecorded_.takeIn(reading, launches.size());
   for (PendingLaunch &p : launches) {
+    p.notBefore = notBefore;
     p.launch.name = p.kernel->name;
     p.launch.mangled = p.kernel->mangled;
     p.launch.registers = registersOf(*p.kernel); // the activity record's, when one comes, replaces it
@@ -157,14 +164,26 @@ void LaunchRecords::absorbArrivalsLocked() {
       auto duration = p.launch.metrics.find(metrics::Duration);
       if (!p.timed && duration != p.launch.metrics.end()) {
         p.launch.durationNs = static_cast<int64_t>(duration->second);
-        p.timed = true;
+        markTimedLocked(p);
       }
     }
     if (p.timed || p.launch.profiled) {
+      forgetLocked(p);
       emitLocked(std::move(p.launch));
       pending_.erase(it);
     }
   }
+}
+
+void LaunchRecords::markTimedLocked(PendingLaunch &p) {
+  if (!p.timed)
+    unrecorded_.recorded(p.notBefore);
+  p.timed = true;
+}
+
+void LaunchRecords::forgetLocked(const PendingLaunch &p) {
+  if (!p.timed) // a profiled launch without a duration: no record comes for it
+    unrecorded_.recorded(p.notBefore);
 }
 
 // CUPTI's activity record and Nsight Compute agree on a kernel's registers; the function attribute, the
@@ -196,7 +215,7 @@ void LaunchRecords::onKernelRecordLocked(const KernelRecord &r) {
   if (it != pending_.end()) {
     PendingLaunch &p = it->second;
     fill(p.launch);
-    p.timed = true;
+    markTimedLocked(p);
     if (!p.awaitingMetrics) {
       completeLocked(std::move(p.launch), r);
       pending_.erase(it);
@@ -229,7 +248,9 @@ void LaunchRecords::completeLocked(Launch &&launch, const KernelRecord &record) 
 }
 
 void LaunchRecords::settleTrafficLocked(bool all) {
-  for (TrafficLedger::Settled &s : all ? traffic_.finish() : traffic_.settle()) {
+  // Without the launch callbacks every kernel is known by its record alone, as a graph's are.
+  uint64_t recordedBefore = callbacksOn_ ? unrecorded_.recordedBefore() : 0;
+  for (TrafficLedger::Settled &s : all ? traffic_.finish() : traffic_.settle(recordedBefore)) {
     auto it = awaitingTraffic_.find(s.id);
     if (it == awaitingTraffic_.end())
       continue;
@@ -286,6 +307,7 @@ RunCounts LaunchRecords::finish(bool includeUntimed) {
     settleTrafficLocked(true);
     for (auto it = pending_.begin(); it != pending_.end();) {
       if (it->second.timed || includeUntimed) {
+        forgetLocked(it->second);
         emitLocked(std::move(it->second.launch));
         it = pending_.erase(it);
       } else {

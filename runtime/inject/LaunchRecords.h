@@ -8,6 +8,7 @@
 #include "../LaunchSelector.h"
 #include "../MeasuredOutput.h"
 #include "../RunOptions.h"
+#include "../UnrecordedKernels.h"
 #include "CounterSessions.h"
 #include "CuptiActivity.h"
 #include "Diagnostics.h"
@@ -39,6 +40,7 @@ struct PendingLaunch {
   std::vector<uint8_t> argumentBytes;
   bool awaitingMetrics = false;
   bool timed = false;
+  uint64_t notBefore = 0; ///< its kernel starts after this (CUPTI's clock), from UnrecordedKernels
 };
 
 class LaunchRecords {
@@ -59,6 +61,8 @@ public:
   void addLaunch(PendingLaunch &&launch);
   void addCounters(LaunchCounters &&counters);
   void addGraphRanges(uint32_t correlationId, std::vector<std::string> &&ranges);
+  /// A graph was launched (any thread): its kernels come as activity records alone.
+  void graphLaunched() { unrecorded_.graphLaunched(); }
   /// Has the handler write what arrived at once (a profiled launch, complete with its counters).
   void wake();
   /// CUPTI's sink: the kernel records of a completed buffer.
@@ -75,6 +79,10 @@ private:
   void processQueue(); ///< the handler thread
   void handleBatches(std::deque<std::vector<KernelRecord>> &batches);
   void absorbArrivalsLocked();
+  /// p has its duration (from its activity record, or its counters under replay, which gives it none).
+  void markTimedLocked(PendingLaunch &p);
+  /// p leaves pending_.
+  void forgetLocked(const PendingLaunch &p);
   void onKernelRecordLocked(const KernelRecord &record);
   /// A launch's registers per thread before (or without) its activity record.
   int registersOf(const KernelInfo &kernel) const;
@@ -116,6 +124,7 @@ private:
   std::unordered_map<uint32_t, std::vector<std::string>> graphNvtx_;
   std::unordered_map<std::string, int> activityRegisters_; ///< by mangled name, from activity records
   std::unordered_map<uint64_t, Launch> awaitingTraffic_;    ///< ran, by their index (their span's id in traffic_)
+  UnrecordedKernels unrecorded_; ///< up to when every kernel of pending_ has its record
   int64_t recorded_ = 0;
   int64_t profiled_ = 0;
 };

@@ -52,8 +52,9 @@ public:
   void logTo(const std::string &path);
   /// A kernel that ran on a sampled device; id is the caller's.
   void addSpan(uint64_t id, int device, KernelSpan span);
-  /// The spans whose samples are decoded and whose neighbours' records have had time to arrive.
-  std::vector<TrafficLedger::Settled> settle();
+  /// The spans whose samples are decoded and whose neighbours are known: every kernel that starts before
+  /// recordedBefore (CUPTI's clock; 0: not known) has its span added, and any record has had time to arrive.
+  std::vector<TrafficLedger::Settled> settle(uint64_t recordedBefore);
   /// At the end (after stopAll): the sampling thread done, every span settled with the samples decoded.
   std::vector<TrafficLedger::Settled> finish();
 

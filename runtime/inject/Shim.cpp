@@ -164,6 +164,7 @@ void Shim::onLaunch(const LaunchCall &call) {
   }
   if (!call.entering || finished_)
     return;
+  records_->graphLaunched();
   std::vector<std::string> ranges = nvtx_.open();
   if (!ranges.empty())
     records_->addGraphRanges(call.correlationId, std::move(ranges));
