@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <set>
+#include <span>
 
 namespace roofcheck::runtime {
 
@@ -62,7 +63,8 @@ std::vector<double> splitByRate(const std::vector<double> &values, const std::ve
 }
 } // namespace
 
-std::vector<SpanTraffic> attributeSamples(std::span<const PmSample> samples, const std::vector<KernelSpan> &spans) {
+std::vector<SpanTraffic> attributeSamples(const PmSample *first, size_t count, const std::vector<KernelSpan> &spans) {
+  std::span<const PmSample> samples(first, count);
   std::vector<SpanTraffic> traffic(spans.size());
   std::vector<size_t> byStart(spans.size());
   std::iota(byStart.begin(), byStart.end(), 0);

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <map>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -35,7 +35,11 @@ struct SpanTraffic {
 /// time in the sample counting for nothing: nothing but kernels moves data); the rates are the ones the
 /// shares make, found by iterating from equal rates, so a kernel that reads nothing in the samples it has
 /// alone takes no reads from those it shares. Samples that overlap no span are nobody's.
-std::vector<SpanTraffic> attributeSamples(std::span<const PmSample> samples, const std::vector<KernelSpan> &spans);
+std::vector<SpanTraffic> attributeSamples(const PmSample *samples, size_t count, const std::vector<KernelSpan> &spans);
+inline std::vector<SpanTraffic> attributeSamples(const std::vector<PmSample> &samples,
+                                                 const std::vector<KernelSpan> &spans) {
+  return attributeSamples(samples.data(), samples.size(), spans);
+}
 
 /// What to add to the samples' timestamps to put them on the spans' clock: the shift within
 /// +-maxOffsetNs that puts the most sampled traffic inside the spans. The two clocks need not agree (on the

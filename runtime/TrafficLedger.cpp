@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <span>
 
 namespace roofcheck::runtime {
 
@@ -73,10 +72,9 @@ std::vector<TrafficLedger::Settled> TrafficLedger::settleReady(Device &d, uint64
   // round and the decoder fell behind).
   auto windowEnd = std::partition_point(d.samples.begin(), d.samples.end(),
                                         [&](const PmSample &s) { return s.start < readyBy; });
-  std::span<const PmSample> window(d.samples.begin(), windowEnd);
   uint64_t reach = 0; // spans that start before the window's samples end may overlap them
-  for (const PmSample &s : window)
-    reach = std::max(reach, s.end);
+  for (auto s = d.samples.begin(); s != windowEnd; ++s)
+    reach = std::max(reach, s->end);
   std::vector<KernelSpan> spans;
   std::vector<size_t> attributedAs(d.spans.size()); // d.spans[i] is spans[attributedAs[i]] where it can overlap
   for (size_t i = 0; i < d.spans.size(); ++i)
@@ -87,7 +85,7 @@ std::vector<TrafficLedger::Settled> TrafficLedger::settleReady(Device &d, uint64
   for (const KernelSpan &span : d.settledSpans)
     if (span.start < reach)
       spans.push_back(span);
-  std::vector<SpanTraffic> traffic = attributeSamples(window, spans);
+  std::vector<SpanTraffic> traffic = attributeSamples(d.samples.data(), size_t(windowEnd - d.samples.begin()), spans);
 
   std::vector<Settled> settled;
   std::vector<std::pair<uint64_t, KernelSpan>> waiting;
