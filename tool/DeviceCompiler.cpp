@@ -1,6 +1,7 @@
 #include "DeviceCompiler.h"
 
 #include "CudaCompat.h"
+#include "FlopClassifier.h"
 #include "IncludeScanner.h"
 #include "ParamFields.h"
 #include "PassManagers.h"
@@ -248,6 +249,16 @@ void describeLibdeviceDeclarations(llvm::Module &module) {
     function.setMemoryEffects(takesPointers ? llvm::MemoryEffects::argMemOnly() : llvm::MemoryEffects::none());
     function.setDoesNotThrow();
     function.setWillReturn();
+    // Integer min and max are defined for every input and involve no other thread (clang marks every device
+    // function convergent, which keeps it in place): a loop bound `t < min(k, n)` is hoisted out of the loop,
+    // whose trip count is then the analysis's min(k, n).
+    if (libdeviceIntegerExtreme(function.getName()) != IntegerExtreme::None) {
+      function.addFnAttr(llvm::Attribute::Speculatable);
+      function.removeFnAttr(llvm::Attribute::Convergent);
+      for (llvm::User *user : function.users())
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+          call->removeFnAttr(llvm::Attribute::Convergent);
+    }
   }
 }
 

@@ -4,6 +4,8 @@
 // that issue it. Every call it cannot classify is named, never counted as zero in silence.
 #pragma once
 
+#include "llvm/ADT/StringRef.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -55,5 +57,9 @@ std::string tensorSourceType(const llvm::Instruction &inst, std::string *untyped
 /// operation), or not a function it knows.
 enum class MathKind { Special, Arithmetic, NoFlops, Unknown };
 MathKind classifyMathFunction(const std::string &name, int *arithmeticFlops = nullptr);
+
+/// Whether a function (its full name: `__nv_min`, `__nv_ullmax`) is libdevice's min or max of integers.
+enum class IntegerExtreme { None, Min, Max };
+IntegerExtreme libdeviceIntegerExtreme(llvm::StringRef name);
 
 } // namespace roofcheck::lint
