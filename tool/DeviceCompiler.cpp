@@ -296,6 +296,25 @@ void copyAlignedObjectsWhole(llvm::Module &module) {
   }
 }
 
+/// A switch whose default is unreachable takes one of its cases whatever its value (instcombine makes one of
+/// an if/else-if chain over the values of `k & 1` that also tests values it cannot have): the default is
+/// then its last case. Else the unreachable block is an exit of every loop around the switch, and loops of
+/// several exits have no trip count (CUTLASS's warp tile iterators, in the K loop of its GEMMs).
+void dropUnreachableSwitchDefaults(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function) {
+      auto *choice = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
+      if (!choice || choice->getNumCases() == 0 ||
+          !llvm::isa<llvm::UnreachableInst>(choice->getDefaultDest()->getFirstNonPHIOrDbg()))
+        continue;
+      llvm::BasicBlock *unreachable = choice->getDefaultDest();
+      auto last = std::prev(choice->case_end());
+      choice->setDefaultDest(last->getCaseSuccessor());
+      choice->removeCase(last);
+      unreachable->removePredecessor(&block);
+    }
+}
+
 void simplifyForCounting(llvm::Module &module) {
   describeLibdeviceDeclarations(module);
   copyAlignedObjectsWhole(module);
@@ -317,6 +336,7 @@ void simplifyForCounting(llvm::Module &module) {
   if (llvm::Error error = managers.builder.parsePassPipeline(passes, pipeline))
     llvm::report_fatal_error(std::move(error)); // a fixed string: a mistake in it is ours, caught by every test
   passes.run(module, managers.modules);
+  dropUnreachableSwitchDefaults(module);
 }
 
 struct Attempt {
