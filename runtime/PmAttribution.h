@@ -5,8 +5,8 @@
 // counter, as the samples it has alone show it, and each is flagged: its bytes are an estimate, not a count.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
