@@ -2,8 +2,6 @@
 // source divides thread indices by, and the affine forms of addresses and bounds.
 #include "KernelAnalysis.h"
 
-#include "FlopClassifier.h"
-
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -218,8 +216,8 @@ std::optional<Poly> KernelAnalysis::scaledQuotient(const Poly &numerator, int64_
     Monomial rest;
     for (int id : m)
       (isVariable(atoms_[id].kind) ? variables : rest).push_back(id);
-    // What is not a variable goes into a formula, where an unknown would be lost (min(k, n) / 16, libdevice's
-    // __nv_min an unknown call, came out as 0 and a GEMM's K loop as no trip at all).
+    // What is not a variable goes into a formula, where an unknown would be lost (a quotient of a call it could
+    // not follow came out as 0, and a GEMM's K loop as no trip at all).
     Poly restTerm;
     restTerm.terms[rest] = 1;
     if (!invariant(restTerm))
@@ -395,15 +393,6 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
           if (what == "nctaid")
             return launchDim("gridDim", dim);
         }
-      }
-      // min() and max() of integers in device code are libdevice's, a call where libdevice is not linked in.
-      IntegerExtreme extreme = libdeviceIntegerExtreme(callee->getName());
-      bool isMin = extreme == IntegerExtreme::Min;
-      if (extreme != IntegerExtreme::None && call->arg_size() == 2 && se_.isSCEVable(call->getType())) {
-        Poly a = toPoly(se_.getSCEV(call->getArgOperand(0))), b = toPoly(se_.getSCEV(call->getArgOperand(1)));
-        if (invariant(a) && invariant(b))
-          return opaque(isMin ? Expr::min(toExpr(a), toExpr(b)) : Expr::max(toExpr(a), toExpr(b)));
-        return unknownAtom(std::string("non-affine index (") + (isMin ? "min" : "max") + ")", value);
       }
     }
   }

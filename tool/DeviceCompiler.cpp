@@ -1,7 +1,6 @@
 #include "DeviceCompiler.h"
 
 #include "CudaCompat.h"
-#include "FlopClassifier.h"
 #include "IncludeScanner.h"
 #include "ParamFields.h"
 #include "PassManagers.h"
@@ -249,16 +248,36 @@ void describeLibdeviceDeclarations(llvm::Module &module) {
     function.setMemoryEffects(takesPointers ? llvm::MemoryEffects::argMemOnly() : llvm::MemoryEffects::none());
     function.setDoesNotThrow();
     function.setWillReturn();
-    // Integer min and max are defined for every input and involve no other thread (clang marks every device
-    // function convergent, which keeps it in place): a loop bound `t < min(k, n)` is hoisted out of the loop,
-    // whose trip count is then the analysis's min(k, n).
-    if (libdeviceIntegerExtreme(function.getName()) != IntegerExtreme::None) {
-      function.addFnAttr(llvm::Attribute::Speculatable);
-      function.removeFnAttr(llvm::Attribute::Convergent);
-      for (llvm::User *user : function.users())
-        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
-          call->removeFnAttr(llvm::Attribute::Convergent);
+  }
+}
+
+/// libdevice's min and max of integers (`min(k, n)` of ints in device code calls `__nv_min`) become LLVM's
+/// min and max intrinsics, which ScalarEvolution reads as such and the optimiser hoists out of loops (a call
+/// stays in place: clang marks every device function convergent): the loop `t < min(k, n)` counts min(k, n)
+/// trips, and a tile count of a clamped length is a formula.
+void lowerLibdeviceIntegerExtremes(llvm::Module &module) {
+  static const std::pair<llvm::StringRef, llvm::Intrinsic::ID> extremes[] = {
+      {"__nv_min", llvm::Intrinsic::smin},    {"__nv_llmin", llvm::Intrinsic::smin},
+      {"__nv_umin", llvm::Intrinsic::umin},   {"__nv_ullmin", llvm::Intrinsic::umin},
+      {"__nv_max", llvm::Intrinsic::smax},    {"__nv_llmax", llvm::Intrinsic::smax},
+      {"__nv_umax", llvm::Intrinsic::umax},   {"__nv_ullmax", llvm::Intrinsic::umax}};
+  for (auto [name, intrinsic] : extremes) {
+    llvm::Function *function = module.getFunction(name);
+    if (!function || !function->isDeclaration() || function->arg_size() != 2 ||
+        !function->getReturnType()->isIntegerTy() || function->getArg(0)->getType() != function->getReturnType() ||
+        function->getArg(1)->getType() != function->getReturnType())
+      continue;
+    for (llvm::User *user : llvm::make_early_inc_range(function->users())) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (!call || call->getCalledFunction() != function)
+        continue;
+      llvm::IRBuilder<> builder(call);
+      call->replaceAllUsesWith(
+          builder.CreateBinaryIntrinsic(intrinsic, call->getArgOperand(0), call->getArgOperand(1)));
+      call->eraseFromParent();
     }
+    if (function->use_empty())
+      function->eraseFromParent();
   }
 }
 
@@ -316,6 +335,7 @@ void dropUnreachableSwitchDefaults(llvm::Module &module) {
 }
 
 void simplifyForCounting(llvm::Module &module) {
+  lowerLibdeviceIntegerExtremes(module);
   describeLibdeviceDeclarations(module);
   copyAlignedObjectsWhole(module);
   // InstCombine sinks an instruction into the one branch that uses its result: a warp reduction's last add

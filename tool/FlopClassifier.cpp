@@ -412,12 +412,4 @@ std::string specialOperation(const llvm::Instruction &inst) {
   return name.str();
 }
 
-IntegerExtreme libdeviceIntegerExtreme(llvm::StringRef name) {
-  if (!name.consume_front("__nv_"))
-    return IntegerExtreme::None;
-  // int, unsigned, long long and unsigned long long: min, umin, llmin, ullmin (and max alike).
-  name.consume_front("u") || name.consume_front("ll") || name.consume_front("ull");
-  return name == "min" ? IntegerExtreme::Min : name == "max" ? IntegerExtreme::Max : IntegerExtreme::None;
-}
-
 } // namespace roofcheck::lint

@@ -58,8 +58,4 @@ std::string tensorSourceType(const llvm::Instruction &inst, std::string *untyped
 enum class MathKind { Special, Arithmetic, NoFlops, Unknown };
 MathKind classifyMathFunction(const std::string &name, int *arithmeticFlops = nullptr);
 
-/// Whether a function (its full name: `__nv_min`, `__nv_ullmax`) is libdevice's min or max of integers.
-enum class IntegerExtreme { None, Min, Max };
-IntegerExtreme libdeviceIntegerExtreme(llvm::StringRef name);
-
 } // namespace roofcheck::lint
