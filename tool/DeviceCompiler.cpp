@@ -1,9 +1,9 @@
 #include "DeviceCompiler.h"
 
+#include "CountingPipeline.h"
 #include "CudaCompat.h"
 #include "IncludeScanner.h"
 #include "ParamFields.h"
-#include "PassManagers.h"
 #include "PhaseTimes.h"
 #include "SourceFacts.h"
 
@@ -26,15 +26,9 @@
 #include "clang/Options/Options.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Option/ArgList.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -223,141 +217,6 @@ private:
   CollectedSource &collected_;
   std::unique_ptr<llvm::Module> &module_;
 };
-
-/// The simplification the counting engine needs, and no more: inlining, SROA, instcombine, CFG
-/// simplification, tail recursion into loops, and loop canonicalisation (rotated, LCSSA, induction
-/// variables), without unrolling or vectorisation so that loops stay loops. Clang's O2 pipeline spends most
-/// of its time in passes the counting does not need (GVN, dead-store elimination, full unrolling). The
-/// inliner works bottom-up over the call graph and takes __forceinline__ callees too, each simplified before
-/// it is inlined: a separate always-inline pass first copied unsimplified bodies into their callers (50 s
-/// of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions no kernel calls are dropped
-/// once inlining is done, before the per-function passes. MemCpyOpt folds a struct field copied out and
-/// back unchanged (SROA leaves array fields as memcpys), which nvcc's optimiser removes as well.
-/// libdevice's math functions (`__nv_rsqrtf`, `__nv_expf`) are only declared here, without the attributes
-/// the real bodies earn: each call would otherwise be a possible write to any memory, and a struct copied
-/// around a loop that calls one (`auto pi = p[i]; for (...) rsqrtf(...); p[i] = pi;`) stays a load and a
-/// store of every field, where nvcc's optimiser keeps only the fields that changed. Those without pointer
-/// parameters touch no memory; the others (`__nv_sincosf`, `__nv_modff`) touch only what they are handed.
-void describeLibdeviceDeclarations(llvm::Module &module) {
-  for (llvm::Function &function : module) {
-    if (!function.isDeclaration() || !function.getName().starts_with("__nv_"))
-      continue;
-    bool takesPointers = llvm::any_of(function.args(), [](const llvm::Argument &arg) {
-      return arg.getType()->isPointerTy();
-    });
-    function.setMemoryEffects(takesPointers ? llvm::MemoryEffects::argMemOnly() : llvm::MemoryEffects::none());
-    function.setDoesNotThrow();
-    function.setWillReturn();
-  }
-}
-
-/// libdevice's min and max of integers (`min(k, n)` of ints in device code calls `__nv_min`) become LLVM's
-/// min and max intrinsics, which ScalarEvolution reads as such and the optimiser hoists out of loops (a call
-/// stays in place: clang marks every device function convergent): the loop `t < min(k, n)` counts min(k, n)
-/// trips, and a tile count of a clamped length is a formula.
-void lowerLibdeviceIntegerExtremes(llvm::Module &module) {
-  static const std::pair<llvm::StringRef, llvm::Intrinsic::ID> extremes[] = {
-      {"__nv_min", llvm::Intrinsic::smin},    {"__nv_llmin", llvm::Intrinsic::smin},
-      {"__nv_umin", llvm::Intrinsic::umin},   {"__nv_ullmin", llvm::Intrinsic::umin},
-      {"__nv_max", llvm::Intrinsic::smax},    {"__nv_llmax", llvm::Intrinsic::smax},
-      {"__nv_umax", llvm::Intrinsic::umax},   {"__nv_ullmax", llvm::Intrinsic::umax}};
-  for (auto [name, intrinsic] : extremes) {
-    llvm::Function *function = module.getFunction(name);
-    if (!function || !function->isDeclaration() || function->arg_size() != 2 ||
-        !function->getReturnType()->isIntegerTy() || function->getArg(0)->getType() != function->getReturnType() ||
-        function->getArg(1)->getType() != function->getReturnType())
-      continue;
-    for (llvm::User *user : llvm::make_early_inc_range(function->users())) {
-      auto *call = llvm::dyn_cast<llvm::CallInst>(user);
-      if (!call || call->getCalledFunction() != function)
-        continue;
-      llvm::IRBuilder<> builder(call);
-      call->replaceAllUsesWith(
-          builder.CreateBinaryIntrinsic(intrinsic, call->getArgOperand(0), call->getArgOperand(1)));
-      call->eraseFromParent();
-    }
-    if (function->use_empty())
-      function->eraseFromParent();
-  }
-}
-
-/// A copy of an object whose alignment is its size (`float4`, `int2`, `double2`: `const float4 p = d[i];`)
-/// out of or into memory that is not a local variable reads or writes the whole object: the source copies
-/// it, and nvcc's code moves it with one vector instruction (`ld.global.v4.f32` even when `.w` goes
-/// unused). SROA would take the copy apart into one load per field and drop the unused ones, so each such
-/// copy becomes one integer load of the whole object; the freeze between the load and its store keeps SROA
-/// from splitting the load along with the store (a freeze is no arithmetic and no memory access).
-void copyAlignedObjectsWhole(llvm::Module &module) {
-  auto isLocal = [](const llvm::Value *pointer) {
-    const llvm::Value *object = llvm::getUnderlyingObject(pointer);
-    const auto *argument = llvm::dyn_cast<llvm::Argument>(object);
-    return llvm::isa<llvm::AllocaInst>(object) || (argument && argument->hasByValAttr());
-  };
-  std::vector<std::pair<llvm::MemCpyInst *, uint64_t>> copies; // and its length in bytes
-  for (llvm::Function &function : module)
-    for (llvm::Instruction &instruction : llvm::instructions(function))
-      if (auto *copy = llvm::dyn_cast<llvm::MemCpyInst>(&instruction)) {
-        const auto *length = llvm::dyn_cast<llvm::ConstantInt>(copy->getLength());
-        if (!length || copy->isVolatile())
-          continue;
-        uint64_t bytes = length->getZExtValue();
-        bool objectSized = (bytes == 8 || bytes == 16) && copy->getSourceAlign().valueOrOne().value() >= bytes &&
-                           copy->getDestAlign().valueOrOne().value() >= bytes;
-        if (objectSized && (!isLocal(copy->getSource()) || !isLocal(copy->getDest())))
-          copies.emplace_back(copy, bytes);
-      }
-  for (auto [copy, bytes] : copies) {
-    llvm::IRBuilder<> builder(copy);
-    llvm::Type *whole = builder.getIntNTy(unsigned(bytes * 8));
-    llvm::LoadInst *load = builder.CreateAlignedLoad(whole, copy->getSource(), copy->getSourceAlign());
-    builder.CreateAlignedStore(builder.CreateFreeze(load), copy->getDest(), copy->getDestAlign());
-    copy->eraseFromParent();
-  }
-}
-
-/// A switch whose default is unreachable takes one of its cases whatever its value (instcombine makes one of
-/// an if/else-if chain over the values of `k & 1` that also tests values it cannot have): the default is
-/// then its last case. Else the unreachable block is an exit of every loop around the switch, and loops of
-/// several exits have no trip count (CUTLASS's warp tile iterators, in the K loop of its GEMMs).
-void dropUnreachableSwitchDefaults(llvm::Module &module) {
-  for (llvm::Function &function : module)
-    for (llvm::BasicBlock &block : function) {
-      auto *choice = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
-      if (!choice || choice->getNumCases() == 0 ||
-          !llvm::isa<llvm::UnreachableInst>(choice->getDefaultDest()->getFirstNonPHIOrDbg()))
-        continue;
-      llvm::BasicBlock *unreachable = choice->getDefaultDest();
-      auto last = std::prev(choice->case_end());
-      choice->setDefaultDest(last->getCaseSuccessor());
-      choice->removeCase(last);
-      unreachable->removePredecessor(&block);
-    }
-}
-
-void simplifyForCounting(llvm::Module &module) {
-  lowerLibdeviceIntegerExtremes(module);
-  describeLibdeviceDeclarations(module);
-  copyAlignedObjectsWhole(module);
-  // InstCombine sinks an instruction into the one branch that uses its result: a warp reduction's last add
-  // would move under `if (lane == 0)` and count once a warp, where the source (and nvcc's code) runs it in
-  // every thread. The counts follow the source: no sinking.
-  static std::once_flag sinkingOff;
-  std::call_once(sinkingOff, [] {
-    if (llvm::cl::Option *sinking = llvm::cl::getRegisteredOptions().lookup("instcombine-code-sinking"))
-      sinking->addOccurrence(0, "instcombine-code-sinking", "false");
-  });
-  PassManagers managers;
-  static const char *const pipeline =
-      "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"
-      "globaldce,"
-      "function(sroa<modify-cfg>,early-cse<memssa>,memcpyopt,simplifycfg,instcombine<no-verify-fixpoint>,"
-      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,instcombine<no-verify-fixpoint>,simplifycfg)";
-  llvm::ModulePassManager passes;
-  if (llvm::Error error = managers.builder.parsePassPipeline(passes, pipeline))
-    llvm::report_fatal_error(std::move(error)); // a fixed string: a mistake in it is ours, caught by every test
-  passes.run(module, managers.modules);
-  dropUnreachableSwitchDefaults(module);
-}
 
 struct Attempt {
   bool ok = false;
