@@ -2,13 +2,20 @@
 
 #include "PassManagers.h"
 
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/UnrollLoop.h"
 
 #include <mutex>
 #include <vector>
@@ -112,20 +119,67 @@ void copyAlignedObjectsWhole(llvm::Module &module) {
 /// an if/else-if chain over the values of `k & 1` that also tests values it cannot have): the default is
 /// then its last case. Else the unreachable block is an exit of every loop around the switch, and loops of
 /// several exits have no trip count (CUTLASS's warp tile iterators, in the K loop of its GEMMs).
-void dropUnreachableSwitchDefaults(llvm::Module &module) {
-  for (llvm::Function &function : module)
-    for (llvm::BasicBlock &block : function) {
-      auto *choice = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
-      if (!choice || choice->getNumCases() == 0 ||
-          !llvm::isa<llvm::UnreachableInst>(choice->getDefaultDest()->getFirstNonPHIOrDbg()))
-        continue;
-      llvm::BasicBlock *unreachable = choice->getDefaultDest();
-      auto last = std::prev(choice->case_end());
-      choice->setDefaultDest(last->getCaseSuccessor());
-      choice->removeCase(last);
-      unreachable->removePredecessor(&block);
-    }
+bool dropUnreachableSwitchDefaults(llvm::Function &function) {
+  bool changed = false;
+  for (llvm::BasicBlock &block : function) {
+    auto *choice = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
+    if (!choice || choice->getNumCases() == 0 ||
+        !llvm::isa<llvm::UnreachableInst>(choice->getDefaultDest()->getFirstNonPHIOrDbg()))
+      continue;
+    llvm::BasicBlock *unreachable = choice->getDefaultDest();
+    auto last = std::prev(choice->case_end());
+    choice->setDefaultDest(last->getCaseSuccessor());
+    choice->removeCase(last);
+    unreachable->removePredecessor(&block);
+    changed = true;
+  }
+  return changed;
 }
+
+/// A loop whose counter changes in one trip of a constant-trip inner loop (CUTLASS's pipelined mainloop:
+/// `--gemm_k_iterations` when `warp_mma_k + 2 == kWarpGemmIterations`, inside `for (warp_mma_k = 0; warp_mma_k
+/// < 2; ...)`) has no trip count: what the inner loop leaves in the counter is a select on its own index, which
+/// ScalarEvolution does not follow. With the inner loop's trips spelt out each select folds and the counter
+/// is a recurrence again; nvcc unrolls such loops too (the source asks, `#pragma unroll`). Only loops of at most
+/// 16 constant trips directly inside a loop without a trip count are unrolled: the counts are the same either
+/// way, and every other loop stays a loop. Unreachable switch defaults go first, as they would make loops of
+/// constant trips uncounted.
+class UnrollInnerLoopsOfUncountedLoops : public llvm::PassInfoMixin<UnrollInnerLoopsOfUncountedLoops> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses) {
+    bool changed = dropUnreachableSwitchDefaults(function);
+    if (changed)
+      analyses.invalidate(function, llvm::PreservedAnalyses::none());
+    auto &loops = analyses.getResult<llvm::LoopAnalysis>(function);
+    auto &evolution = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+    std::vector<std::pair<llvm::Loop *, unsigned>> inner; // and its trips
+    for (llvm::Loop *outer : loops.getLoopsInPreorder()) {
+      if (!llvm::isa<llvm::SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(outer)))
+        continue;
+      for (llvm::Loop *loop : outer->getSubLoops()) {
+        unsigned trips = evolution.getSmallConstantTripCount(loop);
+        if (loop->isLoopSimplifyForm() && trips >= 2 && trips <= mostTrips)
+          inner.emplace_back(loop, trips);
+      }
+    }
+    if (inner.empty())
+      return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+    auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+    auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
+    auto &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
+    auto &remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
+    for (auto [loop, trips] : inner) {
+      llvm::UnrollLoopOptions options{};
+      options.Count = trips;
+      changed |= llvm::UnrollLoop(loop, options, &loops, &evolution, &dominators, &assumptions, &target, &remarks,
+                                  /*PreserveLCSSA=*/false) != llvm::LoopUnrollResult::Unmodified;
+    }
+    return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+
+private:
+  static constexpr unsigned mostTrips = 16;
+};
 
 } // namespace
 
@@ -146,12 +200,21 @@ void simplifyForCounting(llvm::Module &module) {
       "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"
       "globaldce,"
       "function(sroa<modify-cfg>,early-cse<memssa>,memcpyopt,simplifycfg,instcombine<no-verify-fixpoint>,"
-      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,instcombine<no-verify-fixpoint>,simplifycfg)";
+      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,unroll-inner-loops-of-uncounted-loops,"
+      "instcombine<no-verify-fixpoint>,simplifycfg)";
+  managers.builder.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::FunctionPassManager &passes, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name != "unroll-inner-loops-of-uncounted-loops")
+          return false;
+        passes.addPass(UnrollInnerLoopsOfUncountedLoops());
+        return true;
+      });
   llvm::ModulePassManager passes;
   if (llvm::Error error = managers.builder.parsePassPipeline(passes, pipeline))
     llvm::report_fatal_error(std::move(error)); // a fixed string: a mistake in it is ours, caught by every test
   passes.run(module, managers.modules);
-  dropUnreachableSwitchDefaults(module);
+  for (llvm::Function &function : module)
+    dropUnreachableSwitchDefaults(function); // those the last passes made
 }
 
 } // namespace roofcheck::lint
