@@ -106,6 +106,29 @@ struct CollectedSource {
   std::vector<FunctionBody> bodies;
 };
 
+/// Clang's Itanium mangling marks a function of internal linkage by an `L` before its name (`_ZL5scalev`,
+/// `_ZN4demoL5scaleEv`); nvcc's symbol for a `static __global__` function has none (CUTLASS declares every
+/// kernel `__global__ static`), and launches are recorded by nvcc's symbol. The names before the kernel's are
+/// its namespaces' (kernels are no class members), so the marker's place is known.
+std::string withoutInternalLinkageMarker(const clang::FunctionDecl &kernel, const std::string &mangled) {
+  std::vector<const clang::NamespaceDecl *> namespaces;
+  for (const clang::DeclContext *context = kernel.getDeclContext(); context; context = context->getParent())
+    if (const auto *space = llvm::dyn_cast<clang::NamespaceDecl>(context))
+      namespaces.insert(namespaces.begin(), space);
+  std::string prefix = namespaces.empty() ? "_Z" : "_ZN";
+  for (const clang::NamespaceDecl *space : namespaces) {
+    if (space->isAnonymousNamespace())
+      return mangled; // internal by its namespace, with no marker
+    std::string name = space->getName().str();
+    prefix += name == "std" && space->getParent()->isTranslationUnit() ? "St" : std::to_string(name.size()) + name;
+  }
+  std::string name = kernel.getName().str();
+  std::string marked = prefix + "L" + std::to_string(name.size()) + name;
+  if (mangled.compare(0, marked.size(), marked) != 0)
+    return mangled;
+  return prefix + mangled.substr(prefix.size() + 1);
+}
+
 class KernelCollector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<KernelCollector> {
 public:
   explicit KernelCollector(CollectedSource &sink) : sink_(sink) {}
@@ -157,6 +180,7 @@ public:
     else
       ms << fd->getName();
     kernel.mangled = ms.str();
+    kernel.symbol = withoutInternalLinkageMarker(*fd, kernel.mangled);
     clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(fd->getLocation()));
     if (presumed.isValid()) {
       kernel.file = presumed.getFilename();

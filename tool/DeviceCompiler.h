@@ -44,7 +44,10 @@ struct IndexExpression {
 
 struct KernelSource {
   std::string name;    ///< unqualified, with template arguments after '<'
-  std::string mangled; ///< the device-side symbol
+  std::string mangled; ///< the device-side symbol, as clang names it (the IR function's name)
+  /// The symbol in the binary nvcc builds, which launches are recorded by: `mangled`, without the
+  /// internal-linkage marker clang's mangling gives a `static` kernel (`_ZN7cutlassL6Kernel...`).
+  std::string symbol;
   std::string file;
   int line = 0;
   int column = 0; ///< of the kernel's name

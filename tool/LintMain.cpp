@@ -194,7 +194,7 @@ bool selected(const roofcheck::lint::KernelSource &kernel, const std::set<std::s
   if (names.empty())
     return true;
   std::string base = kernel.name.substr(0, kernel.name.find('<'));
-  return names.count(kernel.name) || names.count(base) || names.count(kernel.mangled);
+  return names.count(kernel.name) || names.count(base) || names.count(kernel.mangled) || names.count(kernel.symbol);
 }
 
 roofcheck::lint::LintConfig configFor(const std::string &file, const Options &options) {

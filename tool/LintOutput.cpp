@@ -117,7 +117,7 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
   for (const KernelEstimate &e : estimates) {
     StaticKernel k;
     k.name = e.source.name;
-    k.mangled = e.source.mangled;
+    k.mangled = e.source.symbol;
     k.file = e.source.file;
     k.line = e.source.line;
     k.params = e.source.params;
