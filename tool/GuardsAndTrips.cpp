@@ -478,6 +478,9 @@ bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
     return callee && (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.ntid.") ||
                       callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.nctaid."));
   }
+  // A field of a by-value struct argument is a parameter too (`params.beta`, which a CUTLASS epilogue tests).
+  if (auto *load = dyn_cast<llvm::LoadInst>(value); load && readsParameter(load))
+    return !load->isVolatile() && parameterOnly(load->getPointerOperand(), depth + 1);
   auto *inst = dyn_cast<llvm::Instruction>(value);
   if (!inst || isa<llvm::PHINode>(inst) || inst->mayReadFromMemory())
     return false;

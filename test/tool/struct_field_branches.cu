@@ -1,0 +1,40 @@
+// A branch on a field of a by-value struct argument is a branch on a parameter value, as one on a scalar
+// argument is: which side runs depends on the launch, so the count is unknown, never the sum of both sides.
+// An epilogue that reads its source only when beta is not zero is the common case.
+// RUN: roofcheck-lint %s --grid 1 --block 32 --arg p.rows=4 | FileCheck %s
+
+struct Scaling {
+  float alpha, beta;
+};
+struct EpilogueParams {
+  Scaling scaling;
+  float *out;
+  const float *source;
+  int rows;
+};
+
+__device__ bool needsSource(const Scaling &s) { return s.beta != 0.0f; }
+
+__global__ void epilogue(EpilogueParams p) {
+  float v = p.out[threadIdx.x];
+  if (needsSource(p.scaling))
+    v = p.scaling.alpha * v + p.scaling.beta * p.source[threadIdx.x];
+  else
+    v = p.scaling.alpha * v;
+  p.out[threadIdx.x] = v;
+}
+
+// CHECK-LABEL: kernel epilogue
+// CHECK: flops.fp32 unknown
+// CHECK: unknown: branch on a parameter value (the count depends on which side runs)
+
+// A field that only sizes the work is no branch between two sides (the test that skips the loop is the
+// loop's own): it stays a formula.
+__global__ void scaledRows(EpilogueParams p) {
+  for (int r = 0; r < p.rows; ++r)
+    p.out[r * 32 + threadIdx.x] *= p.scaling.alpha;
+}
+
+// CHECK-LABEL: kernel scaledRows
+// CHECK: flops.fp32 {{.*}}p.rows{{.*}} = 128{{$}}
+// CHECK-NOT: unknown:
