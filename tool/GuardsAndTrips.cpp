@@ -492,12 +492,27 @@ bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
 
 bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
   // Either side may lead to a loop (the loop it skips, and the next loop after it, as a warp reduction's
-  // shuffle loop follows a lane loop): the guard is the one whose bound it tests.
-  for (const llvm::BasicBlock *successor : branch->successors())
+  // shuffle loop follows a lane loop): the guard is the one whose bound it tests, and whose other side goes
+  // where the loop ends. A test with a loop on each side (`if (beta != 0) for (...) ...; else for (...) ...`)
+  // chooses between them: no loop's guard.
+  auto endsAt = [](const llvm::Loop *loop, const llvm::BasicBlock *other) {
+    llvm::SmallVector<llvm::BasicBlock *, 4> exits;
+    loop->getExitBlocks(exits);
+    return llvm::any_of(exits, [&](const llvm::BasicBlock *exit) {
+      for (int step = 0; exit && step < 4; ++step, exit = exit->getUniqueSuccessor())
+        if (exit == other)
+          return true;
+      return false;
+    });
+  };
+  for (unsigned s = 0; s < branch->getNumSuccessors(); ++s) {
+    const llvm::BasicBlock *successor = branch->getSuccessor(s);
     for (const llvm::Loop *loop : li_.getLoopsInPreorder())
       if ((loop->getLoopPreheader() == successor || loop->getHeader() == successor) &&
-          !loop->contains(branch->getParent()) && testsLoopBound(branch, loop))
+          !loop->contains(branch->getParent()) && endsAt(loop, branch->getSuccessor(1 - s)) &&
+          testsLoopBound(branch, loop))
         return true;
+  }
   return false;
 }
 

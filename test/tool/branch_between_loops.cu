@@ -1,0 +1,36 @@
+// A test with a loop on each side chooses between the loops: it is no loop's guard, and which side runs is
+// unknown, never both sides counted (a GEMM epilogue that reads its source fragment by fragment only when
+// beta is not zero). A test whose other side goes where the loop ends guards that loop, as a rotated loop's is.
+// RUN: roofcheck-lint %s --grid 1 --block 32 --arg n=5 | FileCheck %s
+
+__global__ void epilogueFragments(float *out, const float *source, float alpha, float beta) {
+  float frag[8];
+  for (int i = 0; i < 8; ++i)
+    frag[i] = out[threadIdx.x * 8 + i];
+  if (beta != 0.0f) {
+    for (int i = 0; i < 8; ++i)
+      frag[i] = alpha * frag[i] + beta * source[threadIdx.x * 8 + i];
+  } else {
+    for (int i = 0; i < 8; ++i)
+      frag[i] = alpha * frag[i];
+  }
+  for (int i = 0; i < 8; ++i)
+    out[threadIdx.x * 8 + i] = frag[i];
+}
+
+// CHECK-LABEL: kernel epilogueFragments
+// CHECK: flops.fp32 unknown
+// CHECK: unknown: branch on a parameter value (the count depends on which side runs)
+
+// 5 trips of one FMA: 10 FLOPs a thread, 32 threads; the test in front of the loop is its own.
+__global__ void guardedRows(float *out, float alpha, int n) {
+  float acc = 0;
+  if (n > 0)
+    for (int r = 0; r < n; ++r)
+      acc = acc * alpha + out[r * 32 + threadIdx.x];
+  out[threadIdx.x] = acc;
+}
+
+// CHECK-LABEL: kernel guardedRows
+// CHECK: flops.fp32 {{.*}}n{{.*}} = 320{{$}}
+// CHECK-NOT: unknown:
