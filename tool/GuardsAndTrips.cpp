@@ -1151,6 +1151,13 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   std::vector<Constraint> constraints = guards(block);
   if (auto counting = countOnlyGuards_.find(block); counting != countOnlyGuards_.end())
     constraints.insert(constraints.end(), counting->second.begin(), counting->second.end());
+  auto unknownLoop = [&](const LoopModel &model, const char *reason = nullptr) {
+    count.reason = reason ? reason : model.reason;
+    count.cause = model.cause;
+    count.where = model.where;
+    count.at = model.start;
+    return count;
+  };
   auto unmodelled = [&] {
     auto found = unmodelledBranches_.find(block);
     count.reason = found->second.second.reason;
@@ -1166,8 +1173,14 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   // Lane tests alone among the unmodelled branches (if (lane == 0) after a warp reduction) are counted below.
   std::map<int, std::vector<DigitTest>> lanes;
   if (unmodelledBranches_.count(block)) {
-    if (uncountable_.count(block) || !digitTests_.count(block))
+    if (uncountable_.count(block) || !digitTests_.count(block)) {
+      // A loop around the block whose trips depend on data says more than the branch: the work depends on data.
+      for (const llvm::Loop *loop = li_.getLoopFor(block); loop; loop = loop->getParentLoop())
+        if (const LoopModel &model = loopModel(loop);
+            model.kind == LoopModel::Unknown && model.cause == UnknownCause::DataDependentLoop)
+          return unknownLoop(model);
       return unmodelled();
+    }
     for (const DigitTest &test : digitTests_.at(block))
       lanes[test.dim].push_back(test);
   }
@@ -1181,12 +1194,6 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       if (c.loopAtom == model.iterAtom)
         guard = &c;
     return guard;
-  };
-  auto unknownLoop = [&](const LoopModel &model, const char *reason) {
-    count.reason = reason;
-    count.where = model.where;
-    count.at = model.start;
-    return count;
   };
   for (const llvm::Loop *loop = li_.getLoopFor(block); loop; loop = loop->getParentLoop()) {
     const LoopModel &model = loopModel(loop);
@@ -1240,11 +1247,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       groups = groups * model.step;
       break;
     case LoopModel::Unknown:
-      count.reason = model.reason;
-      count.cause = model.cause;
-      count.where = model.where;
-      count.at = model.start;
-      return count;
+      return unknownLoop(model);
     }
   }
   std::set<int> used; // thread coordinates: threadIdx.d = d, blockIdx.e = 3 + e

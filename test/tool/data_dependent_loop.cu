@@ -42,3 +42,22 @@ __global__ void row_sums(const int *lengths, const float *values, float *sums, i
   sums[r] = s;
 }
 // ROWS: warning: the work of kernel 'row_sums' depends on data: data-dependent loop
+
+// A data-dependent loop on one side of a test of a parameter (a slope computed and applied only when
+// max_bias > 0): its blocks lie under that branch too, and they report the loop's data-dependent trip count,
+// so the work is still known to depend on data.
+// RUN: not roofcheck-lint %s --kernel scaled_row_sums --grid 4 --block 256 --arg rows=1000 | FileCheck %s --check-prefix=SCALED
+__global__ void scaled_row_sums(const int *lengths, const float *values, float *sums, float max_bias, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float s = values[r * 64];
+  if (max_bias > 0.0f) {
+    float slope = powf(max_bias, 0.5f * r);
+    for (int k = 0; k < lengths[r]; ++k)
+      s += slope * values[r * 64 + k];
+  }
+  sums[r] = s;
+}
+// SCALED: unknown: data-dependent loop
+// SCALED: warning: the work of kernel 'scaled_row_sums' depends on data: data-dependent loop
