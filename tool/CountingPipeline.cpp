@@ -28,10 +28,9 @@ namespace {
 /// simplification, tail recursion into loops, and loop canonicalisation (rotated, LCSSA, induction
 /// variables), without vectorisation and with no unrolling but the one below, so that loops stay loops.
 /// Clang's O2 pipeline spends most of its time in passes the counting does not need (GVN, dead-store
-/// elimination, full unrolling). The
-/// inliner works bottom-up over the call graph and takes __forceinline__ callees too, each simplified before
-/// it is inlined: a separate always-inline pass first copied unsimplified bodies into their callers (50 s
-/// of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions no kernel calls are dropped
+/// elimination, full unrolling). The inliner works bottom-up over the call graph and takes __forceinline__
+/// callees too, each simplified before it is inlined: a separate always-inline pass first copied unsimplified
+/// bodies into their callers (50 s of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions no kernel calls are dropped
 /// once inlining is done, before the per-function passes. MemCpyOpt folds a struct field copied out and
 /// back unchanged (SROA leaves array fields as memcpys), which nvcc's optimiser removes as well.
 /// libdevice's math functions (`__nv_rsqrtf`, `__nv_expf`) are only declared here, without the attributes
