@@ -14,12 +14,15 @@
 #include "roofcheck/Contracts.h"
 #include "roofcheck/Error.h"
 #include "roofcheck/ExitCode.h"
+#include "roofcheck/Json.h"
 #include "roofcheck/OptionReader.h"
 #include "roofcheck/Version.h"
 
 #include <llvm/ADT/SmallString.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Program.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -67,6 +70,8 @@ constexpr const char *Usage =
     "  --ceilings FILE       roofcheck.ceilings/1, to check `bound` claims (else the configuration's)\n"
     "  --list-rules          print the rules, whether the configuration enables them, and their options\n"
     "  --print-command       print each file's device compilation as a clang command, analyse nothing\n"
+    "  --emit-ir FILE        write the device LLVM IR the estimates are counted from (inlined and simplified)\n"
+    "                        to FILE; one input file only\n"
     "  --kernel NAME         analyse only kernels with this name (with or without template arguments); repeatable\n"
     "  --grid X[,Y[,Z]]      bind gridDim (missing dimensions are 1)\n"
     "  --block X[,Y[,Z]]     bind blockDim (missing dimensions are 1)\n"
@@ -84,6 +89,7 @@ struct Options {
   std::optional<std::vector<std::string>> extraArgs; ///< after --
   std::optional<std::string> jsonPath;
   std::optional<std::string> sarifPath;
+  std::optional<std::string> irPath;
   std::optional<std::string> configPath;
   std::optional<std::string> ceilingsPath;
   std::string rulePatterns;
@@ -147,6 +153,8 @@ Options parseOptions(int argc, char **argv) {
       options.jsonPath = reader.value("--json");
     } else if (reader.is("--sarif")) {
       options.sarifPath = reader.value("--sarif");
+    } else if (reader.is("--emit-ir")) {
+      options.irPath = reader.value("--emit-ir");
     } else if (reader.is("--config")) {
       options.configPath = reader.value("--config");
     } else if (reader.is("--ceilings")) {
@@ -187,6 +195,8 @@ Options parseOptions(int argc, char **argv) {
     options.files = roofcheck::lint::cudaSourcesInDatabase(*options.buildDir);
   if (options.files.empty() && !options.listRules && !options.changedFiles)
     throw roofcheck::Error("no input file: give one or more CUDA files, or -p BUILD_DIR (see --help)");
+  if (options.irPath && (options.files.size() != 1 || options.changedFiles))
+    throw roofcheck::Error("--emit-ir writes the IR of one file: give exactly one input file");
   return options;
 }
 
@@ -222,6 +232,7 @@ struct FileResult {
   /// What the front end worked around (host code clang rejects, a compiler flag clang does not know).
   std::vector<std::string> notes;
   std::string skipped; ///< why a changed file is not linted; "" when it is
+  std::string ir;      ///< the device IR counted from, with --emit-ir (never crosses to a -j parent)
 };
 
 roofcheck::Json toJson(const FileResult &r) {
@@ -348,6 +359,10 @@ FileResult lintFile(const std::string &file, const Options &options,
     if (a.rfind("--cuda-gpu-arch=", 0) == 0)
       arch = a.substr(16);
   roofcheck::lint::DeviceModule device = roofcheck::lint::compileDevice(line, source);
+  if (options.irPath) {
+    llvm::raw_string_ostream stream(result.ir);
+    device.module->print(stream, nullptr);
+  }
   // Host code left out can take kernel launches with it (their templates are then never instantiated): say
   // what was left out, so that a file that loses its kernels says why.
   for (const std::string &worked : device.recoveredErrors)
@@ -659,6 +674,8 @@ int lint(int argc, char **argv) {
   }
   if (options.jsonPath)
     roofcheck::saveStaticFile(*options.jsonPath, document);
+  if (options.irPath && !results.empty())
+    roofcheck::writeFileAtomically(*options.irPath, results.front().ir);
   if (!options.quiet) {
     std::cout << roofcheck::lint::renderText(document, options.verbose);
     long library = std::count_if(document.kernels.begin(), document.kernels.end(),
