@@ -15,6 +15,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/UnrollLoop.h"
 
 #include <mutex>
@@ -26,7 +27,7 @@ namespace {
 
 /// The simplification the counting engine needs, and no more: inlining, SROA, instcombine, CFG
 /// simplification, tail recursion into loops, and loop canonicalisation (rotated, LCSSA, induction
-/// variables), without vectorisation and with no unrolling but the one below, so that loops stay loops.
+/// variables), without vectorisation and with no unrolling but the two below, so that loops stay loops.
 /// Clang's O2 pipeline spends most of its time in passes the counting does not need (GVN, dead-store
 /// elimination, full unrolling). The inliner works bottom-up over the call graph and takes __forceinline__
 /// callees too, each simplified before it is inlined: a separate always-inline pass first copied unsimplified
@@ -81,6 +82,13 @@ void lowerLibdeviceIntegerExtremes(llvm::Module &module) {
   }
 }
 
+/// Memory of the thread's own: a local variable or a by-value argument.
+bool isLocal(const llvm::Value *pointer) {
+  const llvm::Value *object = llvm::getUnderlyingObject(pointer);
+  const auto *argument = llvm::dyn_cast<llvm::Argument>(object);
+  return llvm::isa<llvm::AllocaInst>(object) || (argument && argument->hasByValAttr());
+}
+
 /// A copy of an object whose alignment is its size (`float4`, `int2`, `double2`: `const float4 p = d[i];`)
 /// out of or into memory that is not a local variable reads or writes the whole object: the source copies
 /// it, and nvcc's code moves it with one vector instruction (`ld.global.v4.f32` even when `.w` goes
@@ -88,11 +96,6 @@ void lowerLibdeviceIntegerExtremes(llvm::Module &module) {
 /// copy becomes one integer load of the whole object; the freeze between the load and its store keeps SROA
 /// from splitting the load along with the store (a freeze is no arithmetic and no memory access).
 void copyAlignedObjectsWhole(llvm::Module &module) {
-  auto isLocal = [](const llvm::Value *pointer) {
-    const llvm::Value *object = llvm::getUnderlyingObject(pointer);
-    const auto *argument = llvm::dyn_cast<llvm::Argument>(object);
-    return llvm::isa<llvm::AllocaInst>(object) || (argument && argument->hasByValAttr());
-  };
   std::vector<std::pair<llvm::MemCpyInst *, uint64_t>> copies; // and its length in bytes
   for (llvm::Function &function : module)
     for (llvm::Instruction &instruction : llvm::instructions(function))
@@ -113,6 +116,19 @@ void copyAlignedObjectsWhole(llvm::Module &module) {
     builder.CreateAlignedStore(builder.CreateFreeze(load), copy->getDest(), copy->getDestAlign());
     copy->eraseFromParent();
   }
+}
+
+/// Spells out every trip of a loop of `trips` constant trips. The loop is put in LCSSA form first: UnrollLoop
+/// points the uses after the loop at the last trip's values only through LCSSA phis, and a use without one
+/// would go on reading the first trip's (instcombine removes such phis).
+bool unrollFully(llvm::Loop &loop, unsigned trips, llvm::LoopInfo &loops, llvm::ScalarEvolution &evolution,
+                 llvm::DominatorTree &dominators, llvm::AssumptionCache &assumptions,
+                 const llvm::TargetTransformInfo &target, llvm::OptimizationRemarkEmitter &remarks) {
+  llvm::formLCSSARecursively(loop, dominators, &loops, &evolution);
+  llvm::UnrollLoopOptions options{};
+  options.Count = trips;
+  return llvm::UnrollLoop(&loop, options, &loops, &evolution, &dominators, &assumptions, &target, &remarks,
+                          /*PreserveLCSSA=*/true) != llvm::LoopUnrollResult::Unmodified;
 }
 
 /// A switch whose default is unreachable takes one of its cases whatever its value (instcombine makes one of
@@ -168,17 +184,66 @@ public:
     auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
     auto &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
     auto &remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
-    for (auto [loop, trips] : inner) {
-      llvm::UnrollLoopOptions options{};
-      options.Count = trips;
-      changed |= llvm::UnrollLoop(loop, options, &loops, &evolution, &dominators, &assumptions, &target, &remarks,
-                                  /*PreserveLCSSA=*/false) != llvm::LoopUnrollResult::Unmodified;
-    }
+    for (auto [loop, trips] : inner)
+      changed |= unrollFully(*loop, trips, loops, evolution, dominators, assumptions, target, remarks);
     return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
   }
 
 private:
   static constexpr unsigned mostTrips = 16;
+};
+
+/// A loop of a few constant trips that only moves values between local arrays (CUTLASS's `Coord` and
+/// `Array` constructors: `for (int i = 0; i < kRank; ++i) idx[i] = other[i];`) keeps them in memory, as its
+/// index varies: every value read back after it is a load the counting cannot follow, and a GEMM's K loop
+/// bounded by one has no trip count. nvcc's optimiser unrolls such loops and keeps the values in registers;
+/// here they are unrolled and SROA, run after this pass, does the same. Loops that touch any other memory stay
+/// loops, so the accesses the footprint is made of are as the source writes them.
+class UnrollLocalArrayCopies : public llvm::PassInfoMixin<UnrollLocalArrayCopies> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses) {
+    auto &loops = analyses.getResult<llvm::LoopAnalysis>(function);
+    auto &evolution = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+    std::vector<std::pair<llvm::Loop *, unsigned>> copies; // and its trips
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+      unsigned trips = evolution.getSmallConstantTripCount(loop);
+      if (loop->isInnermost() && loop->isLoopSimplifyForm() && trips >= 2 && trips <= mostTrips &&
+          copiesLocalArrays(*loop))
+        copies.emplace_back(loop, trips);
+    }
+    if (copies.empty())
+      return llvm::PreservedAnalyses::all();
+    auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+    auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
+    auto &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
+    auto &remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
+    bool changed = false;
+    for (auto [loop, trips] : copies)
+      changed |= unrollFully(*loop, trips, loops, evolution, dominators, assumptions, target, remarks);
+    return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+
+private:
+  static constexpr unsigned mostTrips = 16;
+
+  /// Every memory access of the loop is a load or store of a local variable or a by-value argument, at least
+  /// one at an address that changes from trip to trip (SROA takes care of the others).
+  static bool copiesLocalArrays(const llvm::Loop &loop) {
+    bool indexed = false;
+    for (const llvm::BasicBlock *block : loop.blocks())
+      for (const llvm::Instruction &instruction : *block) {
+        if (!instruction.mayReadOrWriteMemory())
+          continue;
+        if (const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
+            intrinsic && intrinsic->isLifetimeStartOrEnd())
+          continue;
+        const llvm::Value *address = llvm::getLoadStorePointerOperand(&instruction);
+        if (!address || !isLocal(address) || instruction.isVolatile())
+          return false;
+        indexed |= !loop.isLoopInvariant(address);
+      }
+    return indexed;
+  }
 };
 
 } // namespace
@@ -200,13 +265,17 @@ void simplifyForCounting(llvm::Module &module) {
       "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"
       "globaldce,"
       "function(sroa<modify-cfg>,early-cse<memssa>,memcpyopt,simplifycfg,instcombine<no-verify-fixpoint>,"
-      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,unroll-inner-loops-of-uncounted-loops,"
+      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,unroll-local-array-copies,"
+      "unroll-inner-loops-of-uncounted-loops,sroa<modify-cfg>,"
       "instcombine<no-verify-fixpoint>,simplifycfg)";
   managers.builder.registerPipelineParsingCallback(
       [](llvm::StringRef name, llvm::FunctionPassManager &passes, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (name != "unroll-inner-loops-of-uncounted-loops")
+        if (name == "unroll-local-array-copies")
+          passes.addPass(UnrollLocalArrayCopies());
+        else if (name == "unroll-inner-loops-of-uncounted-loops")
+          passes.addPass(UnrollInnerLoopsOfUncountedLoops());
+        else
           return false;
-        passes.addPass(UnrollInnerLoopsOfUncountedLoops());
         return true;
       });
   llvm::ModulePassManager passes;
