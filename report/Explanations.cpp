@@ -72,7 +72,7 @@ void staticUnknownsRule(const KernelFacts &f, ReportKernel &k) {
     return;
   std::vector<std::string> evidence;
   for (const Unknown &u : f.kernel->unknowns)
-    evidence.push_back(location(u.file, u.line) + " " + u.reason);
+    evidence.push_back(location(u.file, u.line) + " " + describeUnknown(u));
   add(k, "static-unknowns", "note", "the static count is incomplete: the values it affects are unknown",
       std::move(evidence));
 }

@@ -113,19 +113,25 @@ bool dependsOnThread(const llvm::Value *value, std::set<const llvm::Value *> &se
   return use.any();
 }
 
-bool isFile(const llvm::DILocation *loc, const std::string &file) {
-  if (file.empty())
-    return false;
-  if (loc->getFilename() == llvm::StringRef(file))
-    return true;
+/// The file of a location, made absolute with its compilation's directory (clang names headers relative to it).
+std::string pathOf(const llvm::DILocation *loc) {
   llvm::SmallString<256> located(loc->getFilename());
   if (llvm::sys::path::is_relative(located)) {
     located = loc->getDirectory();
     llvm::sys::path::append(located, loc->getFilename());
   }
+  llvm::sys::path::remove_dots(located, true);
+  return located.str().str();
+}
+
+bool isFile(const llvm::DILocation *loc, const std::string &file) {
+  if (file.empty())
+    return false;
+  if (loc->getFilename() == llvm::StringRef(file))
+    return true;
+  llvm::SmallString<256> located(pathOf(loc));
   llvm::SmallString<256> named(file);
   llvm::sys::fs::make_absolute(named);
-  llvm::sys::path::remove_dots(located, true);
   llvm::sys::path::remove_dots(named, true);
   return located == named;
 }
@@ -152,14 +158,20 @@ void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instructi
   unknown.reason = reason;
   unknown.cause = cause;
   unknown.file = locationOf(where, &unknown.line, &unknown.column, source_.file);
+  const llvm::DILocation *code = at ? at : where && where->getDebugLoc() ? where->getDebugLoc().get() : nullptr;
   if (at)
     unknown.file = locate(at, &unknown.line, &unknown.column, source_.file);
   if (unknown.file.empty()) {
     unknown.file = source_.file;
     unknown.line = source_.line;
   }
+  // Inlined code (a library header's function) is named where the kernel's file calls it; where it is, too.
+  if (code && code->getInlinedAt() && code->getLine() != 0 &&
+      (code->getLine() != unsigned(unknown.line) || !isFile(code, unknown.file)))
+    unknown.origin = pathOf(code) + ":" + std::to_string(code->getLine()) + ":" + std::to_string(code->getColumn());
   for (const Unknown &u : unknowns_)
-    if (u.reason == unknown.reason && u.line == unknown.line && u.column == unknown.column && u.file == unknown.file)
+    if (u.reason == unknown.reason && u.line == unknown.line && u.column == unknown.column && u.file == unknown.file &&
+        u.origin == unknown.origin)
       return;
   unknowns_.push_back(unknown);
 }

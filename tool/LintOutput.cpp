@@ -28,7 +28,7 @@ public:
       unknowns_.push_back({std::string("the formula for ") + field + " has " +
                                std::to_string(e->simplified().str().size()) + " characters, more than the " +
                                std::to_string(Expr::MaxTextLength) + " a document holds",
-                           source_.file, source_.line, source_.column, UnknownCause::Analysis});
+                           source_.file, source_.line, source_.column, UnknownCause::Analysis, ""});
       return q;
     }
     std::string why;
@@ -212,7 +212,7 @@ std::string renderText(const StaticDocument &document, bool withLibraryKernels) 
       out << "  " << d.file << ":" << d.line << ":" << d.column << ": assumes: (umulhi(n, " << d.multiplier
           << ") + n) >> " << d.shift << " is n / " << d.divisor << "\n";
     for (const Unknown &u : k.unknowns)
-      out << "  " << u.file << ":" << u.line << ":" << u.column << ": unknown: " << u.reason << "\n";
+      out << "  " << u.file << ":" << u.line << ":" << u.column << ": unknown: " << describeUnknown(u) << "\n";
   }
   return out.str();
 }
@@ -221,7 +221,7 @@ std::string renderUnknownNotes(const StaticDocument &document) {
   std::ostringstream out;
   for (const StaticKernel &k : document.kernels)
     for (const Unknown &u : k.unknowns)
-      out << u.file << ":" << u.line << ":" << u.column << ": note: kernel '" << k.name << "': " << u.reason
+      out << u.file << ":" << u.line << ":" << u.column << ": note: kernel '" << k.name << "': " << describeUnknown(u)
           << " [unknown: " << unknownCauseName(u.cause) << "]\n";
   return out.str();
 }

@@ -331,7 +331,7 @@ std::string unknownBecause(const StaticKernel &k) {
   if (k.unknowns.empty())
     return "";
   const Unknown &u = k.unknowns.front();
-  return ": " + u.reason + " at " + u.file + ":" + std::to_string(u.line);
+  return ": " + describeUnknown(u) + " at " + u.file + ":" + std::to_string(u.line);
 }
 
 /// The roofline of the ceilings for a kernel's FLOP bucket, or why there is none.

@@ -275,12 +275,15 @@ Json toJson(const StaticDocument &doc) {
                           {"sectors_per_request", optionalJson(a.sectorsPerRequest)},
                           {"coalesced", optionalJson(a.coalesced)}});
     Json unknowns = Json::array();
-    for (const Unknown &u : k.unknowns)
+    for (const Unknown &u : k.unknowns) {
       unknowns.push_back({{"reason", u.reason},
                           {"file", u.file},
                           {"line", u.line},
                           {"column", u.column},
                           {"cause", unknownCauseName(u.cause)}});
+      if (!u.origin.empty())
+        unknowns.back()["origin"] = u.origin;
+    }
     Json claims = Json::array();
     for (const ClaimSource &c : k.claims)
       claims.push_back({{"text", c.text}, {"file", c.file}, {"line", c.line}, {"column", c.column}});
@@ -324,6 +327,10 @@ Json toJson(const StaticDocument &doc) {
       kernels.back()["library"] = true;
   }
   return Json{{"schema", StaticSchema}, {"generator", doc.generator}, {"arch", doc.arch}, {"kernels", kernels}};
+}
+
+std::string describeUnknown(const Unknown &unknown) {
+  return unknown.origin.empty() ? unknown.reason : unknown.reason + " (inlined from " + unknown.origin + ")";
 }
 
 std::string unknownCauseName(UnknownCause cause) {
@@ -381,7 +388,8 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
       k.accesses.push_back(std::move(a));
     }
     for (const FieldReader &ur : kr.array("unknowns")) {
-      Unknown u{ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column")};
+      Unknown u{ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column"),
+                UnknownCause::Analysis, ur.optionalString("origin").value_or("")};
       // Files written before the field existed name no cause: the analyser's, as every unknown then was reported.
       std::string cause = ur.optionalString("cause").value_or(unknownCauseName(UnknownCause::Analysis));
       bool named = false;

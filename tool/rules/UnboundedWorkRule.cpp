@@ -22,7 +22,8 @@ void UnboundedWorkRule::check(const KernelContext &context, const RuleSettings &
     if (unknown.cause == UnknownCause::DataDependentLoop &&
         reported.emplace(unknown.file, unknown.line, unknown.column).second)
       out.push_back(finding({unknown.file, unknown.line, unknown.column, unknown.column + 1},
-                            "the work of kernel '" + kernel + "' depends on data: " + unknown.reason, context));
+                            "the work of kernel '" + kernel + "' depends on data: " + describeUnknown(unknown),
+                            context));
 }
 
 } // namespace roofcheck::lint

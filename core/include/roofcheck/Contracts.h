@@ -128,11 +128,18 @@ struct Unknown {
   int line = 0;
   int column = 0;
   UnknownCause cause = UnknownCause::Analysis;
+  /// "FILE:LINE:COLUMN" of the code itself where it was inlined into the kernel from another place than
+  /// file:line (a library header's function); empty where it is there.
+  std::string origin;
 };
 
 /// "analysis", "data-dependent-loop", "data-dependent-branch", "indirect-access" (the `cause` of
 /// roofcheck.static/1).
 std::string unknownCauseName(UnknownCause cause);
+
+/// The unknown's reason, and where its code is when that is not where it is named: "REASON (inlined from
+/// FILE:LINE:COLUMN)".
+std::string describeUnknown(const Unknown &unknown);
 
 /// A claim comment found next to the kernel (parsed and checked by Claims.h).
 struct ClaimSource {
