@@ -803,10 +803,18 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
     }
   }
 
-  std::set<const llvm::Value *> seen;
-  bool dataDependent = false;
-  if (branch && branch->isConditional())
-    dataDependent = dependsOnMemory(branch->getCondition(), seen, 0);
+  // Any exit taken on loaded values makes the trips depend on data: a search that breaks out early, too.
+  llvm::SmallVector<llvm::BasicBlock *, 4> exitingBlocks;
+  loop->getExitingBlocks(exitingBlocks);
+  bool dataDependent = llvm::any_of(exitingBlocks, [&](const llvm::BasicBlock *exit) {
+    std::set<const llvm::Value *> seen;
+    const llvm::Instruction *terminator = exit->getTerminator();
+    if (const auto *test = dyn_cast<llvm::BranchInst>(terminator); test && test->isConditional())
+      return dependsOnMemory(test->getCondition(), seen, 0);
+    if (const auto *choice = dyn_cast<llvm::SwitchInst>(terminator))
+      return dependsOnMemory(choice->getCondition(), seen, 0);
+    return false;
+  });
   model.kind = LoopModel::Unknown;
   model.cause = dataDependent ? UnknownCause::DataDependentLoop : UnknownCause::Analysis;
   model.reason = dataDependent ? "data-dependent loop (trip count depends on values loaded from memory)"

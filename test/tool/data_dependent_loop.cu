@@ -61,3 +61,20 @@ __global__ void scaled_row_sums(const int *lengths, const float *values, float *
 }
 // SCALED: unknown: data-dependent loop
 // SCALED: warning: the work of kernel 'scaled_row_sums' depends on data: data-dependent loop
+
+// A counted loop that also leaves as soon as a loaded value says so (a search, a scan of a mask for its last
+// unmasked tile): its trips depend on the data, whichever exit bounds them.
+// RUN: not roofcheck-lint %s --kernel first_above --grid 4 --block 256 --arg rows=1000 | FileCheck %s --check-prefix=SEARCH
+__global__ void first_above(const float *values, int *found, float threshold, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  int k = 0;
+  for (; k < 64; ++k)
+    if (values[r * 64 + k] * 0.5f > threshold)
+      break;
+  found[r] = k;
+}
+// SEARCH: flops.fp32 unknown
+// SEARCH: unknown: data-dependent loop
+// SEARCH: warning: the work of kernel 'first_above' depends on data: data-dependent loop
