@@ -118,17 +118,29 @@ void copyAlignedObjectsWhole(llvm::Module &module) {
   }
 }
 
-/// Spells out every trip of a loop of `trips` constant trips. The loop is put in LCSSA form first: UnrollLoop
-/// points the uses after the loop at the last trip's values only through LCSSA phis, and a use without one
-/// would go on reading the first trip's (instcombine removes such phis).
-bool unrollFully(llvm::Loop &loop, unsigned trips, llvm::LoopInfo &loops, llvm::ScalarEvolution &evolution,
-                 llvm::DominatorTree &dominators, llvm::AssumptionCache &assumptions,
-                 const llvm::TargetTransformInfo &target, llvm::OptimizationRemarkEmitter &remarks) {
-  llvm::formLCSSARecursively(loop, dominators, &loops, &evolution);
-  llvm::UnrollLoopOptions options{};
-  options.Count = trips;
-  return llvm::UnrollLoop(&loop, options, &loops, &evolution, &dominators, &assumptions, &target, &remarks,
-                          /*PreserveLCSSA=*/true) != llvm::LoopUnrollResult::Unmodified;
+/// Loops of at most this many constant trips are the only ones spelt out (nvcc unrolls such loops too).
+constexpr unsigned mostUnrolledTrips = 16;
+
+/// Spells out every trip of each loop, given with its constant trip count; true if any changed. Each loop is
+/// put in LCSSA form first: UnrollLoop points the uses after a loop at the last trip's values only through
+/// LCSSA phis, and a use without one would go on reading the first trip's (instcombine removes such phis).
+bool unrollFully(const std::vector<std::pair<llvm::Loop *, unsigned>> &loopsAndTrips, llvm::Function &function,
+                 llvm::FunctionAnalysisManager &analyses) {
+  auto &loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  auto &evolution = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+  auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+  auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
+  auto &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
+  auto &remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
+  bool changed = false;
+  for (auto [loop, trips] : loopsAndTrips) {
+    llvm::formLCSSARecursively(*loop, dominators, &loops, &evolution);
+    llvm::UnrollLoopOptions options{};
+    options.Count = trips;
+    changed |= llvm::UnrollLoop(loop, options, &loops, &evolution, &dominators, &assumptions, &target, &remarks,
+                                /*PreserveLCSSA=*/true) != llvm::LoopUnrollResult::Unmodified;
+  }
+  return changed;
 }
 
 /// A switch whose default is unreachable takes one of its cases whatever its value (instcombine makes one of
@@ -174,23 +186,13 @@ public:
         continue;
       for (llvm::Loop *loop : outer->getSubLoops()) {
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (loop->isLoopSimplifyForm() && trips >= 2 && trips <= mostTrips)
+        if (loop->isLoopSimplifyForm() && trips >= 2 && trips <= mostUnrolledTrips)
           inner.emplace_back(loop, trips);
       }
     }
-    if (inner.empty())
-      return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
-    auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
-    auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
-    auto &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
-    auto &remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
-    for (auto [loop, trips] : inner)
-      changed |= unrollFully(*loop, trips, loops, evolution, dominators, assumptions, target, remarks);
+    changed |= !inner.empty() && unrollFully(inner, function, analyses);
     return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
   }
-
-private:
-  static constexpr unsigned mostTrips = 16;
 };
 
 /// A loop of a few constant trips that only moves values between local arrays (CUTLASS's `Coord` and
@@ -207,24 +209,15 @@ public:
     std::vector<std::pair<llvm::Loop *, unsigned>> copies; // and its trips
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
       unsigned trips = evolution.getSmallConstantTripCount(loop);
-      if (loop->isInnermost() && loop->isLoopSimplifyForm() && trips >= 2 && trips <= mostTrips &&
+      if (loop->isInnermost() && loop->isLoopSimplifyForm() && trips >= 2 && trips <= mostUnrolledTrips &&
           copiesLocalArrays(*loop))
         copies.emplace_back(loop, trips);
     }
-    if (copies.empty())
-      return llvm::PreservedAnalyses::all();
-    auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
-    auto &assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
-    auto &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
-    auto &remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
-    bool changed = false;
-    for (auto [loop, trips] : copies)
-      changed |= unrollFully(*loop, trips, loops, evolution, dominators, assumptions, target, remarks);
+    bool changed = !copies.empty() && unrollFully(copies, function, analyses);
     return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
   }
 
 private:
-  static constexpr unsigned mostTrips = 16;
 
   /// Every memory access of the loop is a load or store of a local variable or a by-value argument, at least
   /// one at an address that changes from trip to trip (SROA takes care of the others).
