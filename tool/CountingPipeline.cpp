@@ -31,9 +31,12 @@ namespace {
 /// Clang's O2 pipeline spends most of its time in passes the counting does not need (GVN, dead-store
 /// elimination, full unrolling). The inliner works bottom-up over the call graph and takes __forceinline__
 /// callees too, each simplified before it is inlined: a separate always-inline pass first copied unsimplified
-/// bodies into their callers (50 s of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions no kernel calls are dropped
-/// once inlining is done, before the per-function passes. MemCpyOpt folds a struct field copied out and
-/// back unchanged (SROA leaves array fields as memcpys), which nvcc's optimiser removes as well.
+/// bodies into their callers (50 s of 55 on a CUTLASS Hopper example with 38,000 device functions). Functions
+/// no kernel calls are dropped once inlining is done, before the per-function passes. Early CSE runs again
+/// after rotation and LICM: a loop bound read from memory each trip (`r < p.rows` of a by-value struct) is
+/// read again by the rotated loop's guard, and indvars bounds the trips by the guard (`p.rows`, not
+/// `max(1, p.rows)`) only where both reads are one value. MemCpyOpt folds a struct field copied out and back
+/// unchanged (SROA leaves array fields as memcpys), which nvcc's optimiser removes as well.
 /// libdevice's math functions (`__nv_rsqrtf`, `__nv_expf`) are only declared here, without the attributes
 /// the real bodies earn: each call would otherwise be a possible write to any memory, and a struct copied
 /// around a loop that calls one (`auto pi = p[i]; for (...) rsqrtf(...); p[i] = pi;`) stays a load and a
@@ -258,7 +261,7 @@ void simplifyForCounting(llvm::Module &module) {
       "cgscc(inline,function(sroa<modify-cfg>,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,tailcallelim)),"
       "globaldce,"
       "function(sroa<modify-cfg>,early-cse<memssa>,memcpyopt,simplifycfg,instcombine<no-verify-fixpoint>,"
-      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),indvars,unroll-local-array-copies,"
+      "loop-simplify,lcssa,loop-rotate,loop-mssa(licm),early-cse<memssa>,indvars,unroll-local-array-copies,"
       "unroll-inner-loops-of-uncounted-loops,sroa<modify-cfg>,"
       "instcombine<no-verify-fixpoint>,simplifycfg)";
   managers.builder.registerPipelineParsingCallback(

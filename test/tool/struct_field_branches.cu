@@ -29,12 +29,15 @@ __global__ void epilogue(EpilogueParams p) {
 // CHECK: unknown: branch on a parameter value (the count depends on which side runs)
 
 // A field that only sizes the work is no branch between two sides (the test that skips the loop is the
-// loop's own): it stays a formula.
+// loop's own): it stays a formula, and no rows is no work (the rotated loop's guard reads the field again:
+// both reads must be seen as one for the guard to bound the trips, else it is max(1, p.rows)).
+// RUN: roofcheck-lint %s --kernel scaledRows --grid 1 --block 32 --arg p.rows=0 | FileCheck %s --check-prefix=NO-ROWS
 __global__ void scaledRows(EpilogueParams p) {
   for (int r = 0; r < p.rows; ++r)
     p.out[r * 32 + threadIdx.x] *= p.scaling.alpha;
 }
 
 // CHECK-LABEL: kernel scaledRows
-// CHECK: flops.fp32 {{.*}}p.rows{{.*}} = 128{{$}}
+// CHECK: flops.fp32 {{.*}} gridDim.z * p.rows = 128{{$}}
+// NO-ROWS: flops.fp32 {{.*}} = 0{{$}}
 // CHECK-NOT: unknown:
