@@ -300,6 +300,10 @@ std::optional<KernelAnalysis::Unmodelled> KernelAnalysis::unmodelledTest(const l
     return Unmodelled{"guard on the thread coordinates it cannot express (a lane test, a rank over several "
                       "dimensions)",
                       UnknownCause::Analysis, true};
+  // Else the test would be dropped, as if every thread passed it.
+  seen.clear();
+  if (dependsOnLocalMemory(cond, seen, 0))
+    return Unmodelled{"branch on a value kept in a local array it cannot follow", UnknownCause::Analysis};
   return std::nullopt;
 }
 

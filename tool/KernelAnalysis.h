@@ -62,6 +62,10 @@ bool reaches(const llvm::Value *value, const std::function<std::optional<bool>(c
 
 bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth);
 
+/// Whether `value` is, or is computed from, a load of a local variable the optimiser left in memory (an array
+/// indexed in a loop): what the thread stored there is not followed.
+bool dependsOnLocalMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth);
+
 /// The thread coordinates a value is computed from: which threadIdx dimensions (the lane id is x's low
 /// bits) and whether blockIdx takes part.
 struct CoordinateUse {

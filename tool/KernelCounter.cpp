@@ -89,6 +89,15 @@ bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &se
   return reaches(value, loaded, seen, depth, 12);
 }
 
+bool dependsOnLocalMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
+  auto local = [](const llvm::Value *v) -> std::optional<bool> {
+    if (auto *load = dyn_cast<llvm::LoadInst>(v))
+      return isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
+    return std::nullopt;
+  };
+  return reaches(value, local, seen, depth, 12);
+}
+
 void collectCoordinates(const llvm::Value *value, CoordinateUse &use, std::set<const llvm::Value *> &seen, int depth) {
   if (depth > 16 || !seen.insert(value).second)
     return;

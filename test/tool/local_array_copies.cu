@@ -2,8 +2,8 @@
 // and `Array` constructors: `for (int i = 0; i < kRank; ++i) idx[i] = other[i];`). The copy's index varies, so
 // the values stay in memory until the copy loop is unrolled, as nvcc's optimiser does: then the K loop's
 // bound is `rows` again, and the column a block reads is blockIdx.x.
-// RUN: roofcheck-lint %s --grid 48 --block 32 --arg rows=100 --arg columns=40 | FileCheck %s
-// RUN: roofcheck-lint %s --grid 48 --block 32 --arg rows=100 --arg columns=40 --verbose | FileCheck %s --check-prefix=KNOWN
+// RUN: roofcheck-lint %s --kernel columnSums --grid 48 --block 32 --arg rows=100 --arg columns=40 | FileCheck %s
+// RUN: roofcheck-lint %s --kernel columnSums --grid 48 --block 32 --arg rows=100 --arg columns=40 --verbose | FileCheck %s --check-prefix=KNOWN
 
 template <int Rank> struct Coord {
   int idx[Rank];
@@ -35,3 +35,19 @@ __global__ void columnSums(const float *a, float *out, int rows, int columns) {
 // CHECK: bytes.write {{.*}} = 160{{$}}
 // KNOWN-LABEL: kernel columnSums
 // KNOWN-NOT: unknown
+
+// A local array indexed in a loop of more trips than are unrolled stays in memory, and a test of a value
+// read back from it is one the engine cannot follow: an unknown, never dropped as if every block passed
+// (blocks 5 and up return here: 20 * 5 + 3 >= 100).
+// RUN: roofcheck-lint %s --kernel firstTiles --grid 8 --block 32 --arg n=100 --verbose | FileCheck %s --check-prefix=LOCAL
+__global__ void firstTiles(const float *a, float *out, int n) {
+  int starts[20];
+  for (int i = 0; i < 20; ++i)
+    starts[i] = blockIdx.x * 20 + i;
+  if (starts[3] >= n)
+    return;
+  out[blockIdx.x * 32 + threadIdx.x] = a[threadIdx.x] * 2.0f;
+}
+// LOCAL-LABEL: kernel firstTiles
+// LOCAL: flops.fp32 unknown
+// LOCAL: unknown: branch on a value kept in a local array it cannot follow
