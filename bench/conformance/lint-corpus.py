@@ -275,6 +275,12 @@ def lint_tu(lint, proj, tu, timeout, tmp, clang=None):
                             examples[cls] = "%s:%s: %s" % (f, u.get("line"), u.get("reason"))
             rec["kernels_with_unknowns"] = with_unknowns
             rec["unknowns"] = {c: {"kernels": n, "example": examples[c]} for c, n in per_reason.most_common()}
+            # A kernel with one unknown may still have its FLOPs or bytes: what is counted, quantity by quantity.
+            def known(k, group, name):
+                return ((k.get(group) or {}).get(name) or {}).get("expr") is not None
+            rec["kernels_known"] = {q: sum(1 for k in kernels if known(k, g, n)) for q, (g, n) in
+                                    {"flops": ("flops", "total"), "tensor": ("flops", "tensor"),
+                                     "bytes": ("bytes", "ideal")}.items()}
         findings = collections.Counter()
         listed = []  # each finding, for the triage (bench/conformance/triage.py)
         try:
@@ -313,8 +319,9 @@ def summarize(records, projects, nvcc_records=None):
     nokernel = lambda r: (r.get("error_class") or "") in HOST_ONLY
     lines.append("Per project (analysable = exit 0 or 1 with a JSON document listing at least one kernel; "
                  "nvcc-rejected TUs are not counted; 'w/o host-only' also leaves out the TUs without any kernel to find)")
-    hdr = "%-12s %-38s %5s %5s %10s %10s %14s %8s %9s %7s" % (
-        "project", "repo", "TUs", "nvcc-", "analysable", "fraction", "w/o host-only", "kernels", "w/unknown", "median s")
+    hdr = "%-12s %-38s %5s %5s %10s %10s %14s %8s %9s %11s %11s %7s" % (
+        "project", "repo", "TUs", "nvcc-", "analysable", "fraction", "w/o host-only", "kernels", "w/unknown",
+        "flops known", "bytes known", "median s")
     lines.append(hdr)
     tot = collections.Counter()
     for name, rs in by_proj.items():
@@ -325,17 +332,24 @@ def summarize(records, projects, nvcc_records=None):
         nk = [r for r in counted if nokernel(r)]
         kern = sum(r["kernels"] or 0 for r in good)
         unk = sum(r["kernels_with_unknowns"] or 0 for r in good)
+        # results written before the field existed have none: "-"
+        flops_known = sum((r.get("kernels_known") or {}).get("flops", 0) for r in good)
+        bytes_known = sum((r.get("kernels_known") or {}).get("bytes", 0) for r in good)
+        has_known = any("kernels_known" in r for r in good)
         secs = sorted(r["seconds"] for r in rs)
         med = secs[len(secs) // 2] if secs else 0
         denom2 = len(counted) - len(nk)
-        lines.append("%-12s %-38s %5d %5d %10d %9.1f%% %13.1f%% %8d %9d %7.1f" % (
+        lines.append("%-12s %-38s %5d %5d %10d %9.1f%% %13.1f%% %8d %9d %11s %11s %7.1f" % (
             name, rs[0]["repo"], len(rs), len(rs) - len(counted), len(good),
-            100.0 * len(good) / max(1, len(counted)), 100.0 * len(good) / max(1, denom2), kern, unk, med))
+            100.0 * len(good) / max(1, len(counted)), 100.0 * len(good) / max(1, denom2), kern, unk,
+            flops_known if has_known else "-", bytes_known if has_known else "-", med))
         tot.update({"tus": len(rs), "rej": len(rs) - len(counted), "good": len(good), "counted": len(counted),
-                    "nk": len(nk), "kern": kern, "unk": unk})
-    lines.append("%-12s %-38s %5d %5d %10d %9.1f%% %13.1f%% %8d %9d" % (
+                    "nk": len(nk), "kern": kern, "unk": unk, "flops": flops_known, "bytes": bytes_known,
+                    "has_known": int(has_known)})
+    lines.append("%-12s %-38s %5d %5d %10d %9.1f%% %13.1f%% %8d %9d %11s %11s" % (
         "TOTAL", "", tot["tus"], tot["rej"], tot["good"], 100.0 * tot["good"] / max(1, tot["counted"]),
-        100.0 * tot["good"] / max(1, tot["counted"] - tot["nk"]), tot["kern"], tot["unk"]))
+        100.0 * tot["good"] / max(1, tot["counted"] - tot["nk"]), tot["kern"], tot["unk"],
+        tot["flops"] if tot["has_known"] else "-", tot["bytes"] if tot["has_known"] else "-"))
 
     # failure classes: the analyser's (nvcc accepts the TU, or was not asked), the TUs with nothing to find,
     # and the TUs nvcc rejects too
