@@ -61,9 +61,12 @@ const llvm::Value *pointedObject(const llvm::Value *pointer) {
   return object;
 }
 
-bool readsData(const llvm::LoadInst *load) {
-  return !readsParameter(load) && !isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
+/// A load of a local variable the optimiser left in memory.
+bool readsLocalVariable(const llvm::LoadInst *load) {
+  return isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
 }
+
+bool readsData(const llvm::LoadInst *load) { return !readsParameter(load) && !readsLocalVariable(load); }
 
 bool reaches(const llvm::Value *value, const std::function<std::optional<bool>(const llvm::Value *)> &leaf,
              std::set<const llvm::Value *> &seen, int depth, int maxDepth) {
@@ -92,7 +95,7 @@ bool dependsOnMemory(const llvm::Value *value, std::set<const llvm::Value *> &se
 bool dependsOnLocalMemory(const llvm::Value *value, std::set<const llvm::Value *> &seen, int depth) {
   auto local = [](const llvm::Value *v) -> std::optional<bool> {
     if (auto *load = dyn_cast<llvm::LoadInst>(v))
-      return isa<llvm::AllocaInst>(llvm::getUnderlyingObject(load->getPointerOperand(), 0));
+      return readsLocalVariable(load);
     return std::nullopt;
   };
   return reaches(value, local, seen, depth, 12);
