@@ -113,6 +113,14 @@ Expr Expr::make(Kind kind, Expr a, Expr b) {
 Expr Expr::min(Expr a, Expr b) { return make(Kind::Min, std::move(a), std::move(b)); }
 Expr Expr::max(Expr a, Expr b) { return make(Kind::Max, std::move(a), std::move(b)); }
 Expr Expr::ceilDiv(Expr a, Expr b) { return make(Kind::CeilDiv, std::move(a), std::move(b)); }
+Expr Expr::sum(std::string variable, Expr count, Expr body) {
+  auto node = std::make_shared<Node>();
+  node->kind = Kind::Sum;
+  node->name = std::move(variable);
+  node->a = std::move(count);
+  node->b = std::move(body);
+  return Expr(std::move(node));
+}
 Expr operator+(Expr a, Expr b) { return Expr::make(Expr::Kind::Add, std::move(a), std::move(b)); }
 Expr operator-(Expr a, Expr b) { return Expr::make(Expr::Kind::Sub, std::move(a), std::move(b)); }
 Expr operator*(Expr a, Expr b) { return Expr::make(Expr::Kind::Mul, std::move(a), std::move(b)); }
@@ -148,6 +156,8 @@ bool Expr::operator==(const Expr &other) const {
     return name() == other.name();
   case Kind::Neg:
     return lhs() == other.lhs();
+  case Kind::Sum:
+    return name() == other.name() && lhs() == other.lhs() && rhs() == other.rhs();
   default:
     return lhs() == other.lhs() && rhs() == other.rhs();
   }
@@ -169,6 +179,13 @@ std::set<std::string> Expr::symbols() const {
     case Kind::Neg:
       stack.push_back(&e->lhs());
       break;
+    case Kind::Sum: {
+      stack.push_back(&e->lhs());
+      std::set<std::string> body = e->rhs().symbols();
+      body.erase(e->name());
+      out.insert(body.begin(), body.end());
+      break;
+    }
     default:
       stack.push_back(&e->lhs());
       stack.push_back(&e->rhs());
@@ -223,6 +240,8 @@ const char *functionName(Expr::Kind kind) {
     return "max";
   case Expr::Kind::CeilDiv:
     return "ceil_div";
+  case Expr::Kind::Sum:
+    return "sum";
   default:
     return nullptr;
   }
@@ -261,8 +280,11 @@ void print(const Expr &e, std::string &out) {
   case Expr::Kind::Min:
   case Expr::Kind::Max:
   case Expr::Kind::CeilDiv:
+  case Expr::Kind::Sum:
     out += functionName(e.kind());
     out += '(';
+    if (e.kind() == Expr::Kind::Sum)
+      out += e.name() + ", ";
     print(e.lhs(), out);
     out += ", ";
     print(e.rhs(), out);
@@ -454,15 +476,20 @@ private:
     return std::string(text_.substr(start, pos_ - start));
   }
 
-  Expr parseName() {
-    size_t start = pos_;
+  // Member names such as gridDim.x are one symbol.
+  std::string dottedName() {
     std::string name = identifier();
-    // Member names such as gridDim.x are one symbol.
     while (pos_ + 1 < text_.size() && text_[pos_] == '.' &&
            (std::isalpha(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == '_')) {
       ++pos_;
       name += "." + identifier();
     }
+    return name;
+  }
+
+  Expr parseName() {
+    size_t start = pos_;
+    std::string name = dottedName();
     skipSpace();
     if (pos_ < text_.size() && text_[pos_] == '(') {
       Expr::Kind kind;
@@ -472,11 +499,21 @@ private:
         kind = Expr::Kind::Max;
       else if (name == "ceil_div")
         kind = Expr::Kind::CeilDiv;
+      else if (name == "sum")
+        kind = Expr::Kind::Sum;
       else {
         pos_ = start;
-        fail("unknown function '" + name + "' (known: min, max, ceil_div)");
+        fail("unknown function '" + name + "' (known: min, max, ceil_div, sum)");
       }
       ++pos_;
+      std::string variable;
+      if (kind == Expr::Kind::Sum) {
+        skipSpace();
+        if (pos_ == text_.size() || !(std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+          fail("expected the name of sum's variable");
+        variable = dottedName();
+        expect(',');
+      }
       Expr a = parseSum();
       expect(',');
       Expr b = parseSum();
@@ -486,6 +523,8 @@ private:
         return Expr::min(a, b);
       case Expr::Kind::Max:
         return Expr::max(a, b);
+      case Expr::Kind::Sum:
+        return Expr::sum(std::move(variable), a, b);
       default:
         return Expr::ceilDiv(a, b);
       }
@@ -603,23 +642,47 @@ Number Expr::evaluate(const Bindings &bindings) const {
 
   struct Evaluator {
     const Bindings &bindings;
-    Number operator()(const Expr &e) const {
+    std::vector<std::pair<const std::string *, Number>> sumVariables; // innermost last
+    int64_t termsLeft = MaxSumTerms;
+    Number operator()(const Expr &e) {
       switch (e.kind()) {
       case Kind::Integer:
         return e.integerValue();
       case Kind::Real:
         return Number::real(e.realValue());
       case Kind::Symbol:
+        for (auto bound = sumVariables.rbegin(); bound != sumVariables.rend(); ++bound)
+          if (*bound->first == e.name())
+            return bound->second;
         return bindings.at(e.name());
       case Kind::Neg:
         return negate((*this)(e.lhs()));
+      case Kind::Sum:
+        return sum(e);
       default:
         return apply(e.kind(), (*this)(e.lhs()), (*this)(e.rhs()));
       }
     }
+    Number sum(const Expr &e) {
+      Number count = (*this)(e.lhs());
+      if (!count.isInteger())
+        throw Error("sum over " + e.name() + " with a count that is not an integer: " + count.str());
+      if (count.integer() > termsLeft)
+        throw Error("sum over " + e.name() + " of " + count.str() + " terms: more than " +
+                    std::to_string(MaxSumTerms) + " in one evaluation");
+      Number total = int64_t{0};
+      sumVariables.emplace_back(&e.name(), int64_t{0});
+      for (int64_t v = 0; v < count.integer(); ++v) {
+        --termsLeft;
+        sumVariables.back().second = v;
+        total = apply(Kind::Add, total, (*this)(e.rhs()));
+      }
+      sumVariables.pop_back();
+      return total;
+    }
   };
   try {
-    return Evaluator{bindings}(*this);
+    return Evaluator{bindings, {}}(*this);
   } catch (const OverflowError &overflow) {
     throw Error(std::string(overflow.what()) + " while evaluating " + str());
   }
@@ -802,6 +865,15 @@ Normal simplifyFunction(const Expr &e) {
   return Normal::atom(sa / sb);
 }
 
+// A body free of the variable is count times itself (none when the count is not positive); otherwise the sum
+// stays, its parts simplified.
+Normal simplifySum(const Expr &e) {
+  Expr count = toExpr(toNormal(e.lhs())), body = toExpr(toNormal(e.rhs()));
+  if (!body.symbols().count(e.name()))
+    return multiply(toNormal(Expr::max(count, Expr::integer(0))), toNormal(body));
+  return Normal::atom(Expr::sum(e.name(), count, body));
+}
+
 Normal toNormal(const Expr &e) {
   switch (e.kind()) {
   case Expr::Kind::Integer:
@@ -818,6 +890,8 @@ Normal toNormal(const Expr &e) {
     return add(toNormal(e.lhs()), toNormal(e.rhs()), true);
   case Expr::Kind::Mul:
     return multiply(toNormal(e.lhs()), toNormal(e.rhs()));
+  case Expr::Kind::Sum:
+    return simplifySum(e);
   default:
     return simplifyFunction(e);
   }
@@ -837,6 +911,8 @@ Expr Expr::simplified() const {
       return *this;
     case Kind::Neg:
       return -lhs().simplified();
+    case Kind::Sum:
+      return Expr::sum(name(), lhs().simplified(), rhs().simplified());
     default:
       return make(kind(), lhs().simplified(), rhs().simplified());
     }
@@ -895,6 +971,11 @@ Expr Expr::substituted(const Bindings &bindings) const {
       }
       case Kind::Neg:
         return -(*this)(e.lhs());
+      case Kind::Sum: { // the variable is not the outer symbol of the same name
+        Bindings inner = bindings;
+        inner.erase(e.name());
+        return Expr::sum(e.name(), (*this)(e.lhs()), Substituter{inner}(e.rhs()));
+      }
       default:
         return make(e.kind(), (*this)(e.lhs()), (*this)(e.rhs()));
       }

@@ -234,3 +234,39 @@ TEST(NumberText, RealsReadBack) {
     EXPECT_EQ(Expr::parse(n.str()).realValue(), d) << n.str();
   }
 }
+
+TEST(ExprSum, AddsTheBodyOverItsVariable) {
+  // A triangle: block b of gridDim.x walks b + 1 tiles.
+  Expr triangle = Expr::parse("sum(blockIdx.x, gridDim.x, blockIdx.x + 1) * blockDim.x");
+  EXPECT_EQ(triangle.str(), "sum(blockIdx.x, gridDim.x, blockIdx.x + 1) * blockDim.x");
+  EXPECT_EQ(Expr::parse(triangle.str()), triangle);
+  EXPECT_EQ(triangle.symbols(), (std::set<std::string>{"blockDim.x", "gridDim.x"}));
+  EXPECT_EQ(triangle.evaluate({{"gridDim.x", 4}, {"blockDim.x", 32}}).integer(), (1 + 2 + 3 + 4) * 32);
+  // No term when the count is not positive; the variable shadows an outer binding of the same name.
+  EXPECT_EQ(Expr::parse("sum(v, n, v)").evaluate({{"n", -3}}).integer(), 0);
+  EXPECT_EQ(Expr::parse("sum(v, 3, v) + v").evaluate({{"v", 100}}).integer(), 0 + 1 + 2 + 100);
+  // Nested sums: the inner count may name the outer variable.
+  EXPECT_EQ(Expr::parse("sum(i, 4, sum(j, i, 1))").evaluate().integer(), 0 + 1 + 2 + 3);
+  // A split of K = 100 into slices of 32 over gridDim.z = 4 blocks: 32 + 32 + 32 + 4.
+  Expr slices = Expr::parse("sum(blockIdx.z, gridDim.z, min(k, (blockIdx.z + 1) * s) - blockIdx.z * s)");
+  EXPECT_EQ(slices.evaluate({{"gridDim.z", 4}, {"k", 100}, {"s", 32}}).integer(), 100);
+}
+
+TEST(ExprSum, BadCountsAreErrorsNotHangs) {
+  EXPECT_THROW(Expr::parse("sum(v, 2.5, v)").evaluate(), Error);
+  EXPECT_THROW(Expr::parse("sum(v, n, v)").evaluate({{"n", Expr::MaxSumTerms + 1}}), Error);
+  // The limit is on all terms of one evaluation, nested ones included.
+  EXPECT_THROW(Expr::parse("sum(i, 5000, sum(j, 5000, 1))").evaluate(), Error);
+  EXPECT_EQ(columnOf("sum(2, n, v)"), 5u);
+  EXPECT_EQ(columnOf("sum(v, n)"), 9u);
+}
+
+TEST(ExprSum, SimplifiesItsPartsAndDropsAVariableTheBodyLacks) {
+  EXPECT_EQ(Expr::parse("sum(b, n, 2 * b + b)").simplified().str(), "sum(b, n, 3 * b)");
+  EXPECT_EQ(Expr::parse("sum(b, n, m)").simplified().str(), "m * max(n, 0)");
+  EXPECT_EQ(Expr::parse("sum(b, 4, m)").simplified().str(), "4 * m");
+  // Substitution binds the free symbols, never the variable.
+  EXPECT_EQ(Expr::parse("sum(b, n, b * w)").substituted({{"b", 7}, {"w", 2}}).str(), "sum(b, n, 2 * b)");
+  EXPECT_EQ(Expr::parse("sum(b, n, b * w)").substituted({{"n", 3}, {"w", 2}}).evaluate().integer(), 6);
+  EXPECT_NE(Expr::parse("sum(a, n, 1)"), Expr::parse("sum(b, n, 1)"));
+}

@@ -1,6 +1,7 @@
 // The expression language in which every symbolic quantity of roofcheck is written (DESIGN.md):
 // integers, decimal numbers, identifiers (kernel parameter names, gridDim.x, blockDim.y, ...),
-// + - * / (floor division when both sides are integers), min(a,b), max(a,b), ceil_div(a,b), parentheses.
+// + - * / (floor division when both sides are integers), min(a,b), max(a,b), ceil_div(a,b), parentheses, and
+// sum(v, n, body): body summed over v = 0 .. n-1 (a count that differs from block to block, summed over blocks).
 // The static tool writes it; audit, report and the runtime parse and evaluate it.
 #pragma once
 
@@ -52,7 +53,7 @@ private:
 /// An immutable expression tree. Copies share structure.
 class Expr {
 public:
-  enum class Kind { Integer, Real, Symbol, Add, Sub, Mul, Div, Neg, Min, Max, CeilDiv };
+  enum class Kind { Integer, Real, Symbol, Add, Sub, Mul, Div, Neg, Min, Max, CeilDiv, Sum };
 
   /// The integer 0.
   Expr();
@@ -63,6 +64,10 @@ public:
   static Expr min(Expr a, Expr b);
   static Expr max(Expr a, Expr b);
   static Expr ceilDiv(Expr a, Expr b);
+  /// body summed over `variable` = 0, 1, ..., count - 1 (no term when count <= 0); `variable` is bound inside
+  /// body only. Evaluation adds the terms one by one, at most MaxSumTerms in one evaluation.
+  static Expr sum(std::string variable, Expr count, Expr body);
+  static constexpr int64_t MaxSumTerms = int64_t{1} << 22;
   friend Expr operator+(Expr a, Expr b);
   friend Expr operator-(Expr a, Expr b);
   friend Expr operator*(Expr a, Expr b);
@@ -77,9 +82,9 @@ public:
   Kind kind() const;
   int64_t integerValue() const;      ///< Kind::Integer only.
   double realValue() const;          ///< Kind::Real only.
-  const std::string &name() const;   ///< Kind::Symbol only.
-  const Expr &lhs() const;           ///< Binary kinds, and Neg's operand.
-  const Expr &rhs() const;           ///< Binary kinds only.
+  const std::string &name() const;   ///< Kind::Symbol, and Sum's variable.
+  const Expr &lhs() const;           ///< Binary kinds, Neg's operand, Sum's count.
+  const Expr &rhs() const;           ///< Binary kinds only, and Sum's body.
   bool isConstant() const { return kind() == Kind::Integer || kind() == Kind::Real; }
 
   /// Text that parse() turns back into an equal tree.
@@ -101,6 +106,7 @@ public:
   /// naming every unbound symbol, and Error on integer overflow or division by zero.
   Number evaluate(const Bindings &bindings = {}) const;
 
+  /// The free symbols (a sum's variable is not free in its body).
   std::set<std::string> symbols() const;
 
   /// Structural equality (the same tree), not mathematical equivalence.
