@@ -598,6 +598,73 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
   return result;
 }
 
+std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
+  switch (scev->getSCEVType()) {
+  case llvm::scTruncate:
+    if (scev->getType()->getIntegerBitWidth() < 24) // a modulo, not the identity toPoly takes it for
+      return std::nullopt;
+    [[fallthrough]];
+  case llvm::scZeroExtend:
+  case llvm::scSignExtend:
+  case llvm::scPtrToInt:
+    return blockUniform(cast<llvm::SCEVCastExpr>(scev)->getOperand());
+  case llvm::scAddExpr:
+  case llvm::scMulExpr:
+  case llvm::scUMaxExpr:
+  case llvm::scSMaxExpr:
+  case llvm::scUMinExpr:
+  case llvm::scSMinExpr:
+  case llvm::scSequentialUMinExpr: {
+    std::optional<Expr> folded;
+    for (const llvm::SCEV *op : cast<llvm::SCEVNAryExpr>(scev)->operands()) {
+      std::optional<Expr> e = blockUniform(op);
+      if (!e)
+        return std::nullopt;
+      switch (scev->getSCEVType()) {
+      case llvm::scAddExpr:
+        folded = folded ? *folded + *e : *e;
+        break;
+      case llvm::scMulExpr:
+        folded = folded ? *folded * *e : *e;
+        break;
+      case llvm::scUMaxExpr:
+      case llvm::scSMaxExpr:
+        folded = folded ? Expr::max(*folded, *e) : *e;
+        break;
+      default:
+        folded = folded ? Expr::min(*folded, *e) : *e;
+      }
+    }
+    return folded;
+  }
+  case llvm::scUDivExpr: { // of counts, which are not negative: floor division
+    auto *div = cast<llvm::SCEVUDivExpr>(scev);
+    std::optional<Expr> lhs = blockUniform(div->getLHS()), rhs = blockUniform(div->getRHS());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return *lhs / *rhs;
+  }
+  default: {
+    // A signed division as floor division: index arithmetic does not go below zero in a valid launch.
+    if (auto *value = dyn_cast<llvm::SCEVUnknown>(scev))
+      if (auto *div = dyn_cast<llvm::BinaryOperator>(value->getValue()); div && div->getOpcode() == llvm::Instruction::SDiv) {
+        std::optional<Expr> lhs = blockUniform(se_.getSCEV(div->getOperand(0))),
+                            rhs = blockUniform(se_.getSCEV(div->getOperand(1)));
+        if (!lhs || !rhs)
+          return std::nullopt;
+        return *lhs / *rhs;
+      }
+    Poly p = toPoly(scev);
+    for (const auto &[m, c] : p.terms)
+      for (int id : m)
+        if (AtomKind kind = atoms_[id].kind;
+            kind != AtomKind::Param && kind != AtomKind::LaunchDim && kind != AtomKind::Opaque && kind != AtomKind::BlockIdx)
+          return std::nullopt;
+    return toExpr(p);
+  }
+  }
+}
+
 std::optional<Poly> KernelAnalysis::untruncated(const llvm::SCEV *narrow) {
   switch (narrow->getSCEVType()) {
   case llvm::scConstant: // a narrow constant's bits, unsigned (16 in 5 bits is not -16)

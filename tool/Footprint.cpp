@@ -543,9 +543,11 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               continue;
             }
             const LoopModel &model = loopModel(atom.loop);
-            if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted) {
+            if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted || model.tripsByBlock) {
               known = false;
-              reason = model.kind == LoopModel::Unknown ? model.reason : "index follows a loop it cannot bound";
+              reason = model.kind == LoopModel::Unknown ? model.reason
+                       : model.tripsByBlock         ? "index follows a loop whose trip count depends on the block index"
+                                                    : "index follows a loop it cannot bound";
               cause = model.kind == LoopModel::Unknown ? model.cause : UnknownCause::Analysis;
               where = model.where;
               whereLoop = model.start;
@@ -587,7 +589,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             counted.loopLine = static_cast<int>(start->getLine());
           else if (loopModel(loop).where)
             locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
-          counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && loopModel(loop).trips.asConstant() &&
+          counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && !loopModel(loop).tripsByBlock &&
+                                   loopModel(loop).trips.asConstant() &&
                                    std::any_of(progressions.begin(), progressions.end(),
                                                [](const Progression &p) { return p.threadLoop; });
         }

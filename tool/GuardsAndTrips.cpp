@@ -494,7 +494,7 @@ bool KernelAnalysis::parameterOnly(const llvm::Value *value, int depth) const {
   return true;
 }
 
-bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
+bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) {
   // Either side may lead to a loop (the loop it skips, and the next loop after it, as a warp reduction's
   // shuffle loop follows a lane loop): the guard is the one whose bound it tests, and whose other side goes
   // where the loop ends. A test with a loop on each side (`if (beta != 0) for (...) ...; else for (...) ...`)
@@ -520,7 +520,7 @@ bool KernelAnalysis::guardsLoop(const llvm::BranchInst *branch) const {
   return false;
 }
 
-bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const {
+bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) {
   auto *guard = branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
   const llvm::BasicBlock *exiting = loop->getExitingBlock();
   auto *exit = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
@@ -532,11 +532,25 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
   if (!guard || !test || !se_.isSCEVable(guard->getOperand(0)->getType()) || parameterOnly(guard, 0) ||
       dependsOnMemory(guard, seen, 0))
     return true;
+  // `if (iterations > 0)` folded to a test of the slice it was computed from (`k_end - k_begin > 0`), whose
+  // loop's trip count, never below zero, says when it skips.
+  if (loopModel(loop).tripsByBlock && blockUniform(se_.getSCEV(guard->getOperand(0))) &&
+      blockUniform(se_.getSCEV(guard->getOperand(1))))
+    return true;
   auto stripped = [&](const llvm::Value *v) {
     const llvm::SCEV *s = se_.getSCEV(const_cast<llvm::Value *>(v));
     while (auto *cast = dyn_cast<llvm::SCEVIntegralCastExpr>(s))
       s = cast->getOperand();
     return s;
+  };
+  // The same value at the bound's width: ScalarEvolution moves an extension into a min (sext(min(k, e)) is
+  // min(sext k, sext e)), where stripping the outer cast does not find it.
+  auto widened = [&](const llvm::Value *operand, const llvm::Value *bound) {
+    const llvm::SCEV *narrow = se_.getSCEV(const_cast<llvm::Value *>(operand)),
+                     *wide = se_.getSCEV(const_cast<llvm::Value *>(bound));
+    if (narrow->getType()->getIntegerBitWidth() >= wide->getType()->getIntegerBitWidth())
+      return false;
+    return se_.getSignExtendExpr(narrow, wide->getType()) == wide || se_.getZeroExtendExpr(narrow, wide->getType()) == wide;
   };
   // The guard of `for (i = a; i < n; ...)` compares a with n (or n with 0): it shares the loop's bound. A
   // constant is no shared bound: `if (warp == 0)` in front of `for (o = 16; o > 0; o /= 2)` is a guard.
@@ -544,7 +558,8 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
     if (se_.isSCEVable(bound->getType()) && !isa<llvm::Constant>(bound) &&
         se_.isLoopInvariant(se_.getSCEV(const_cast<llvm::Value *>(bound)), loop))
       for (const llvm::Value *operand : guard->operands())
-        if (stripped(operand) == stripped(bound))
+        if (stripped(operand) == stripped(bound) ||
+            (operand->getType()->isIntegerTy() && bound->getType()->isIntegerTy() && widened(operand, bound)))
           return true;
   return false;
 }
@@ -807,6 +822,23 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
     }
   }
 
+  // A trip count that is the same for every thread of a block but not for every block (a slice of K chosen by
+  // blockIdx.z, the key tiles up to a query tile's own): none where the formula goes below zero (a block past
+  // the end skips the loop at its guard).
+  if (!isa<llvm::SCEVCouldNotCompute>(taken))
+    if (std::optional<Expr> lastTrip = blockUniform(taken)) {
+      model.kind = LoopModel::Counted;
+      Expr trips = (*lastTrip + Expr::integer(1)).simplified();
+      std::optional<Expr> entered = entryMargin(loop);
+      if (entered && *entered == trips) // `for (k = begin; k < end; ++k)`: end - begin trips where positive
+        model.tripsByBlock = Expr::max(trips, Expr::integer(0));
+      else if (entered) // the trip count assumes the loop is entered: none where the guard fails
+        model.tripsByBlock = (Expr::min(Expr::max(*entered, Expr::integer(0)), Expr::integer(1)) * trips).simplified();
+      else
+        model.tripsByBlock = se_.isKnownNonNegative(taken) ? trips : Expr::max(trips, Expr::integer(0)).simplified();
+      return loops_[loop] = model;
+    }
+
   // Any exit taken on loaded values makes the trips depend on data: a search that breaks out early, too.
   llvm::SmallVector<llvm::BasicBlock *, 4> exitingBlocks;
   loop->getExitingBlocks(exitingBlocks);
@@ -824,6 +856,41 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   model.reason = dataDependent ? "data-dependent loop (trip count depends on values loaded from memory)"
                                : "loop trip count it cannot determine";
   return loops_[loop] = model;
+}
+
+std::optional<Expr> KernelAnalysis::entryMargin(const llvm::Loop *loop) {
+  const llvm::BasicBlock *entry = loop->getLoopPredecessor(); // a preheader, or the block that tests
+  if (!entry)
+    return std::nullopt;
+  const llvm::BasicBlock *from = entry->getSingleSuccessor() ? entry->getSinglePredecessor() : entry;
+  auto *branch = from ? dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
+  auto *cmp = branch && branch->isConditional() ? dyn_cast<llvm::ICmpInst>(branch->getCondition()) : nullptr;
+  if (!cmp || !se_.isSCEVable(cmp->getOperand(0)->getType()))
+    return std::nullopt;
+  auto enters = [&](const llvm::BasicBlock *target) { return target == entry || target == loop->getHeader(); };
+  bool truth = enters(branch->getSuccessor(0));
+  if (truth == enters(branch->getSuccessor(1)) || loop->contains(branch->getSuccessor(truth ? 1 : 0)))
+    return std::nullopt;
+  std::optional<Expr> a = blockUniform(se_.getSCEV(cmp->getOperand(0))),
+                      b = blockUniform(se_.getSCEV(cmp->getOperand(1)));
+  if (!a || !b)
+    return std::nullopt;
+  switch (truth ? cmp->getPredicate() : cmp->getInversePredicate()) {
+  case llvm::CmpInst::ICMP_SLT:
+  case llvm::CmpInst::ICMP_ULT:
+    return (*b - *a).simplified();
+  case llvm::CmpInst::ICMP_SLE:
+  case llvm::CmpInst::ICMP_ULE:
+    return (*b - *a + Expr::integer(1)).simplified();
+  case llvm::CmpInst::ICMP_SGT:
+  case llvm::CmpInst::ICMP_UGT:
+    return (*a - *b).simplified();
+  case llvm::CmpInst::ICMP_SGE:
+  case llvm::CmpInst::ICMP_UGE:
+    return (*a - *b + Expr::integer(1)).simplified();
+  default:
+    return std::nullopt;
+  }
 }
 
 Expr KernelAnalysis::rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints) {
@@ -1197,6 +1264,8 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       lanes[test.dim].push_back(test);
   }
   Expr factor = Expr::integer(1);
+  Expr byBlock = Expr::integer(1); // the factors that differ from block to block, summed over the blocks below
+  const LoopModel *byBlockLoop = nullptr;
   int64_t groups = 1; // the count is over groups of this many threads (GroupStrided loops)
   std::map<AxisKey, Expr> overrides;
   // The guard that bounds the threads by a tree reduction's loop variable (Constraint::loopAtom), if any.
@@ -1211,7 +1280,12 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     const LoopModel &model = loopModel(loop);
     switch (model.kind) {
     case LoopModel::Counted:
-      factor = factor * tripsReaching(block, loop);
+      if (model.tripsByBlock) {
+        byBlock = byBlock * tripsReaching(block, loop);
+        byBlockLoop = &model;
+      } else {
+        factor = factor * tripsReaching(block, loop);
+      }
       break;
     case LoopModel::Cover:
       overrides[model.axis] = coverSpan(model);
@@ -1315,6 +1389,17 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     used.insert(dim);
     total = total * *passing;
   }
+  std::set<std::string> blockSymbols = byBlock.symbols();
+  for (int d = 0; d < 3; ++d) {
+    std::string coordinate = std::string("blockIdx.") + "xyz"[d];
+    if (!blockSymbols.count(coordinate))
+      continue;
+    if (used.count(3 + d))
+      return unknownLoop(*byBlockLoop, ("trip count that depends on " + coordinate + " under a guard on " + coordinate).c_str());
+    byBlock = Expr::sum(coordinate, toExpr(launchDim("gridDim", d)), byBlock);
+    used.insert(3 + d);
+  }
+  total = total * byBlock;
   for (int d = 0; d < 3; ++d) {
     if (!used.count(d))
       total = total * toExpr(launchDim("blockDim", d));

@@ -48,7 +48,8 @@ bool readsParameter(const llvm::LoadInst *load);
 /// or is neither. Wherever the result is dereferenced, it is that pointer.
 const llvm::Value *nonNullChoice(const llvm::Value *pointer);
 
-/// The object a pointer points into, as getUnderlyingObject finds it, through nonNullChoice.
+/// The object a pointer points into, as getUnderlyingObject finds it, through nonNullChoice and the start of a
+/// pointer a loop moves along.
 const llvm::Value *pointedObject(const llvm::Value *pointer);
 
 /// Whether a load reads the data the kernel works on: not a parameter (a launch argument), not a local
@@ -173,6 +174,9 @@ struct DigitTest {
 struct LoopModel {
   enum Kind { Counted, Cover, Strided, GroupStrided, Halving, Doubling, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
+  /// Counted with a trip count that differs from block to block (split-K's slice, a causal mask's tiles): the
+  /// trips as an expression of blockIdx, parameters and launch sizes, the same for every thread of a block.
+  std::optional<Expr> tripsByBlock;
   AxisKey axis;     ///< Cover: the loop walks scale * (axis + k * extent(axis)) from base up to bound
   Poly width, base, bound;
   int64_t scale = 1;
@@ -428,11 +432,12 @@ private:
   /// A condition computed from parameters and launch sizes only (if (flag), if (mode == 2)).
   bool parameterOnly(const llvm::Value *value, int depth) const;
   /// The branch that skips a loop when it would run zero times (its trip count already says so).
-  bool guardsLoop(const llvm::BranchInst *branch) const;
+  bool guardsLoop(const llvm::BranchInst *branch);
   /// Whether a branch in front of loop is the test that skips it when it would run zero times: a test of
-  /// parameters alone, or one that shares the loop's bound (`if (ib >= n) return;` of a thread in front of
-  /// `for (l = 0; l < 4; ++l)` is not).
-  bool testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop) const;
+  /// parameters alone, one of values a block shares in front of a loop whose trips differ by block, or one
+  /// that shares the loop's bound (`if (ib >= n) return;` of a thread in front of `for (l = 0; l < 4; ++l)`
+  /// is not).
+  bool testsLoopBound(const llvm::BranchInst *branch, const llvm::Loop *loop);
   /// An early exit: the block only returns.
   static bool returnsAtOnce(const llvm::BasicBlock *block);
   /// The lane test a branch condition is, on the side `truth`; nullopt for anything else.
@@ -461,9 +466,18 @@ private:
   bool skipsLastTrip(const llvm::BasicBlock *block, const llvm::Loop *loop) const;
   /// The trips of a counted loop on which `block` runs.
   Expr tripsReaching(const llvm::BasicBlock *block, const llvm::Loop *loop) {
-    Poly trips = loopModel(loop).trips;
-    return toExpr(skipsLastTrip(block, loop) ? trips - Poly::constant(1) : trips);
+    const LoopModel &model = loopModel(loop);
+    bool skipsLast = skipsLastTrip(block, loop);
+    if (model.tripsByBlock)
+      return (skipsLast ? *model.tripsByBlock - Expr::integer(1) : *model.tripsByBlock).simplified();
+    return toExpr(skipsLast ? model.trips - Poly::constant(1) : model.trips);
   }
+  /// A value as an expression of parameters, launch sizes and block coordinates, which every thread of a
+  /// block shares (min and max included, which polynomials cannot hold); nullopt where it is not one.
+  std::optional<Expr> blockUniform(const llvm::SCEV *scev);
+  /// For the test in front of a loop that skips it, of values its block shares: a quantity that is positive
+  /// exactly where the loop is entered (end - begin for `begin < end`); nullopt where there is no such test.
+  std::optional<Expr> entryMargin(const llvm::Loop *loop);
   const LoopModel &loopModel(const llvm::Loop *loop);
   /// The comparisons that decide whether a loop goes on: its latch's own, or both halves of `a && b` when
   /// they are one inequality written twice (ggml's overflow guard, `if (n - i <= stride) break;` beside

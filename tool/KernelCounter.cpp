@@ -50,10 +50,27 @@ const llvm::Value *nonNullChoice(const llvm::Value *pointer) {
   return chosen != pointer ? chosen : nullptr;
 }
 
+/// The start of a pointer that a loop moves along (`for (; n > 0; --n, p += 8)`): the one incoming value of the
+/// phi that is not the phi itself moved on; null for any other phi.
+const llvm::Value *bumpedPointerStart(const llvm::Value *pointer) {
+  auto *phi = dyn_cast<llvm::PHINode>(pointer);
+  const llvm::Value *start = nullptr;
+  for (const llvm::Value *incoming : phi ? phi->incoming_values() : llvm::ArrayRef<llvm::Use>()) {
+    if (llvm::getUnderlyingObject(incoming, 0) == phi)
+      continue;
+    if (start && start != incoming)
+      return nullptr;
+    start = incoming;
+  }
+  return start;
+}
+
 const llvm::Value *pointedObject(const llvm::Value *pointer) {
   const llvm::Value *object = llvm::getUnderlyingObject(pointer, 0);
   for (int depth = 0; depth < 4; ++depth) {
     const llvm::Value *chosen = nonNullChoice(object);
+    if (!chosen)
+      chosen = bumpedPointerStart(object);
     if (!chosen)
       break;
     object = llvm::getUnderlyingObject(chosen, 0);
