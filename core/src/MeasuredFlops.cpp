@@ -8,13 +8,16 @@ namespace roofcheck {
 
 namespace {
 
-// FLOPs per counted op, from the calibration GEMMs (docs/runtime.md, "Tensor-core FLOPs").
+// FLOPs per counted op, from the calibration GEMMs (docs/runtime.md, "Tensor-core FLOPs"). An int8 MMA's ops are
+// counted as the static side counts every MMA, 2mnk in `tensor` (DESIGN.md), whatever its type.
 const std::map<std::string, double> &flopsPerOp() {
-  static const std::map<std::string, double> calibrated = {{"fp16", 1}, {"bf16", 1}, {"tf32", 1}, {"fp64", 1}};
+  static const std::map<std::string, double> calibrated = {
+      {"fp16", 1}, {"bf16", 1}, {"tf32", 1}, {"fp64", 1}, {"int8", 1}};
   return calibrated;
 }
 
-// Integer ops are no FLOPs; a floating-point type outside flopsPerOp() has FLOPs of unknown worth.
+// Uncalibrated integer ops (int1) are left out; a floating-point type outside flopsPerOp() has FLOPs of unknown
+// worth.
 bool isIntegerType(const std::string &type) { return type.compare(0, 3, "int") == 0; }
 
 // ops (tensorOps) in FLOPs, for the calibrated types.

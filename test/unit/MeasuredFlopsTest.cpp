@@ -40,13 +40,15 @@ TEST(MeasuredFlops, TheTensorPipesFlopsAreInTheTotal) {
   std::map<std::string, double> metrics = fmaPipes(10); // 40 FLOPs a precision
   metrics["sm__ops_path_tensor_src_fp16.sum"] = 1000;
   metrics["sm__ops_path_tensor_src_tf32_dst_fp32.sum"] = 24;
-  metrics["sm__ops_path_tensor_src_int8.sum"] = 77; // integer ops: no FLOPs, and nothing unknown
+  metrics["sm__ops_path_tensor_src_int8.sum"] = 76; // calibrated: one op a unit of 2mnk, as fp16's
+  metrics["sm__ops_path_tensor_src_int1.sum"] = 77; // uncalibrated integer ops: left out, nothing unknown
   metrics["sm__ops_path_tensor_src_fp8.sum"] = 0;
   MeasuredFlops flops = measuredFlops(metrics);
   EXPECT_EQ(flops.fp32, 40.0);
-  EXPECT_EQ(flops.tensor, 1024.0);
+  EXPECT_EQ(flops.tensor, 1100.0);
+  EXPECT_EQ(flops.tensorByType.at("int8"), 76.0);
   EXPECT_FALSE(flops.tensorUncounted);
-  EXPECT_EQ(flops.total(), 3 * 40.0 + 1024.0);
+  EXPECT_EQ(flops.total(), 3 * 40.0 + 1100.0);
 }
 
 TEST(MeasuredFlops, AnUncalibratedFloatTypeLeavesTheTotalUnknown) {

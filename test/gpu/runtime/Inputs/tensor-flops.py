@@ -1,5 +1,5 @@
 """Sums the tensor-pipe ops and FLOPs of roofcheck-measured-dump's launch lines per NVTX range (tensor_gemm.cu
-names each range after its GEMM: fp16, fp16acc, bf16, tf32, fp64) and compares the FLOPs of the range's source
+names each range after its GEMM: fp16, fp16acc, bf16, tf32, fp64, int8) and compares the FLOPs of the range's source
 type with the GEMM's known 2mnk. One line a range: the ratio, and the raw ops with the FLOPs per op they imply
 (what core/src/MeasuredFlops.cpp is calibrated with).
 usage: tensor-flops.py DUMP M N K"""

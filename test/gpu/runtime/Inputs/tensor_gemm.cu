@@ -1,7 +1,7 @@
 // One cuBLAS GEMM of m = n = k = 4096 per tensor-core precision, each inside an NVTX range named after
 // it, for calibrating the tensor-pipe counters against the known count: 2mnk FLOPs per GEMM.
-// usage: tensor_gemm [PRECISION...]   (fp16 fp16acc bf16 tf32 fp64, run in the order given, a repeated one
-// again; default each once)
+// usage: tensor_gemm [PRECISION...]   (fp16 fp16acc bf16 tf32 fp64 int8, run in the order given, a repeated
+// one again; default each once)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
@@ -32,6 +32,7 @@ const Gemm gemms[] = {
     {"bf16", CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 4},
     {"tf32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, 4, 4},
     {"fp64", CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, 8, 8},
+    {"int8", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 1, 4},
 };
 
 } // namespace
@@ -67,6 +68,7 @@ int main(int argc, char **argv) {
     // alpha and beta in the compute type's scalar type.
     double one64 = 1.0, zero64 = 0.0;
     float one32 = 1.0f, zero32 = 0.0f;
+    int oneInt = 1, zeroInt = 0;
     __half one16 = __float2half(1.0f), zero16 = __float2half(0.0f);
     const void *alpha = &one32, *beta = &zero32;
     if (g.compute == CUBLAS_COMPUTE_64F) {
@@ -75,9 +77,14 @@ int main(int argc, char **argv) {
     } else if (g.compute == CUBLAS_COMPUTE_16F) {
       alpha = &one16;
       beta = &zero16;
+    } else if (g.compute == CUBLAS_COMPUTE_32I) {
+      alpha = &oneInt;
+      beta = &zeroInt;
     }
+    // cuBLAS runs int8 on the tensor cores with A transposed (its IMMA layout, "TN").
+    cublasOperation_t transposeA = g.compute == CUBLAS_COMPUTE_32I ? CUBLAS_OP_T : CUBLAS_OP_N;
     nvtxRangePushA(g.name);
-    cublasStatus_t status = cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, size, size, size, alpha, a, g.input, size,
+    cublasStatus_t status = cublasGemmEx(handle, transposeA, CUBLAS_OP_N, size, size, size, alpha, a, g.input, size,
                                          b, g.input, size, beta, c, g.output, size, g.compute, CUBLAS_GEMM_DEFAULT);
     nvtxRangePop();
     if (status != CUBLAS_STATUS_SUCCESS || cudaDeviceSynchronize() != cudaSuccess) {
