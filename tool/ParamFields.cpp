@@ -12,6 +12,8 @@ namespace {
 // types.
 constexpr int MaxDepth = 6;
 constexpr size_t MaxFields = 512;
+// CUTLASS's Coord<3> keeps a GEMM's m, n, k in `int idx[3]`; longer arrays are buffers, not shapes.
+constexpr uint64_t MaxArrayElements = 8;
 
 class FieldCollector {
 public:
@@ -62,17 +64,30 @@ public:
       }
       if (name.empty())
         continue;
-      if (const auto *enumType = type->getAs<clang::EnumType>())
-        type = enumType->getDecl()->getIntegerType().getCanonicalType();
-      if (!type->isIntegerType() && !type->isPointerType())
+      // A short array of scalars: one field an element, named as the source indexes it (`extent.idx[2]`).
+      if (const auto *array = context_.getAsConstantArrayType(type);
+          array && array->getZExtSize() <= MaxArrayElements) {
+        clang::QualType element = array->getElementType().getCanonicalType();
+        int64_t elementSize = context_.getTypeSizeInChars(element).getQuantity();
+        for (uint64_t i = 0; i < array->getZExtSize(); ++i)
+          scalar(prefix + name + "[" + std::to_string(i) + "]", element, offset + static_cast<int64_t>(i) * elementSize);
         continue;
-      clang::PrintingPolicy policy(context_.getLangOpts());
-      fields_.push_back({prefix + name, type.getUnqualifiedType().getAsString(policy), offset,
-                         context_.getTypeSizeInChars(type).getQuantity()});
+      }
+      scalar(prefix + name, type, offset);
     }
   }
 
 private:
+  void scalar(const std::string &name, clang::QualType type, int64_t offset) {
+    if (const auto *enumType = type->getAs<clang::EnumType>())
+      type = enumType->getDecl()->getIntegerType().getCanonicalType();
+    if ((!type->isIntegerType() && !type->isPointerType()) || fields_.size() >= MaxFields)
+      return;
+    clang::PrintingPolicy policy(context_.getLangOpts());
+    fields_.push_back({name, type.getUnqualifiedType().getAsString(policy), offset,
+                       context_.getTypeSizeInChars(type).getQuantity()});
+  }
+
   const clang::ASTContext &context_;
   std::vector<ParamField> &fields_;
 };

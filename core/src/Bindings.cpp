@@ -157,7 +157,8 @@ Bindings dimensionBindings(const Dim3 &grid, const Dim3 &block) {
 }
 
 void addArgumentBinding(Bindings &bindings, const std::string &option) {
-  static const std::regex form("([A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*)=(.*)");
+  // A name as the expressions write it: members after dots, array elements in brackets (extent.idx[2]).
+  static const std::regex form("([A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*|\\[[0-9]+\\])*)=(.*)");
   std::smatch m;
   if (!std::regex_match(option, m, form))
     throw Error("--arg \"" + option + "\": expected NAME=VALUE");

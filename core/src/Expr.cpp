@@ -476,15 +476,26 @@ private:
     return std::string(text_.substr(start, pos_ - start));
   }
 
-  // Member names such as gridDim.x are one symbol.
+  // Member names such as gridDim.x, and array elements such as extent.idx[2], are one symbol.
   std::string dottedName() {
     std::string name = identifier();
-    while (pos_ + 1 < text_.size() && text_[pos_] == '.' &&
-           (std::isalpha(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == '_')) {
-      ++pos_;
-      name += "." + identifier();
+    for (;;) {
+      if (pos_ + 1 < text_.size() && text_[pos_] == '.' &&
+          (std::isalpha(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == '_')) {
+        ++pos_;
+        name += "." + identifier();
+      } else if (pos_ < text_.size() && text_[pos_] == '[') {
+        size_t digits = ++pos_;
+        while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+          ++pos_;
+        if (digits == pos_ || pos_ == text_.size() || text_[pos_] != ']')
+          fail("expected an element number and ']' in '" + name + "['");
+        name += "[" + std::string(text_.substr(digits, pos_ - digits)) + "]";
+        ++pos_;
+      } else {
+        return name;
+      }
     }
-    return name;
   }
 
   Expr parseName() {

@@ -365,6 +365,9 @@ TEST(Bindings, ParsesOptionsAndLaunches) {
   EXPECT_EQ(b.at("alpha"), Number::real(0.5));
   EXPECT_THROW(addArgumentBinding(b, "N"), Error);
   EXPECT_THROW(addArgumentBinding(b, "N=four"), Error);
+  addArgumentBinding(b, "params.problem_size.idx[2]=64"); // an element of an array member
+  EXPECT_EQ(b.at("params.problem_size.idx[2]"), Number(int64_t{64}));
+  EXPECT_THROW(addArgumentBinding(b, "idx[k]=1"), Error);
   Launch l = launchWith(2048, 0, 0);
   l.grid = {64, 64, 1};
   l.block = {32, 32, 1};

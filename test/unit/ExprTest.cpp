@@ -235,6 +235,18 @@ TEST(NumberText, RealsReadBack) {
   }
 }
 
+TEST(ExprParse, ArrayElementsArePartOfTheName) {
+  // CUTLASS's problem size is `int idx[3]` inside a struct parameter: its k is params.problem_size.idx[2].
+  Expr k = Expr::parse("params.problem_size.idx[2] / 8");
+  EXPECT_EQ(k.symbols(), (std::set<std::string>{"params.problem_size.idx[2]"}));
+  EXPECT_EQ(k.str(), "params.problem_size.idx[2] / 8");
+  EXPECT_EQ(k.evaluate({{"params.problem_size.idx[2]", 64}}).integer(), 8);
+  EXPECT_EQ(Expr::parse("a[0][1].b").symbols(), (std::set<std::string>{"a[0][1].b"}));
+  EXPECT_EQ(columnOf("a[x]"), 3u);
+  EXPECT_EQ(columnOf("a[2"), 4u);
+  EXPECT_EQ(columnOf("a[]"), 3u);
+}
+
 TEST(ExprSum, AddsTheBodyOverItsVariable) {
   // A triangle: block b of gridDim.x walks b + 1 tiles.
   Expr triangle = Expr::parse("sum(blockIdx.x, gridDim.x, blockIdx.x + 1) * blockDim.x");
