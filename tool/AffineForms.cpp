@@ -54,7 +54,8 @@ Atom makeAtom(AtomKind kind, int dim, const llvm::Loop *loop, Expr expr) {
 
 bool isVariable(AtomKind kind) {
   return kind == AtomKind::ThreadIdx || kind == AtomKind::BlockIdx || kind == AtomKind::LoopIter ||
-         kind == AtomKind::HalvingIV || kind == AtomKind::DoublingIV || kind == AtomKind::Quotient;
+         kind == AtomKind::HalvingIV || kind == AtomKind::DoublingIV || kind == AtomKind::Quotient ||
+         kind == AtomKind::CoverQuotient;
 }
 
 
@@ -178,9 +179,21 @@ std::optional<Poly> KernelAnalysis::axisQuotient(const Poly &numerator, const Po
     return std::nullopt;
   AxisKey axis;
   Poly width, divisor = den;
-  if (num.axes.size() == 1 && num.iters.empty() && num.axes.begin()->second == Poly::constant(1)) {
+  const llvm::Loop *cover = nullptr;
+  if (num.axes.size() == 1 && num.axes.begin()->second == Poly::constant(1)) {
     axis = num.axes.begin()->first;
     width = num.widths.count(axis) ? num.widths[axis] : Poly();
+    if (!num.iters.empty()) {
+      // The index of a grid- or block-stride loop from 0, axis + extent * trip (its model already made: the
+      // loops are modelled before any address).
+      const Atom &trip = atoms_[num.iters.begin()->first];
+      auto walk = trip.kind == AtomKind::LoopIter ? loops_.find(trip.loop) : loops_.end();
+      if (num.iters.size() != 1 || walk == loops_.end() || walk->second.kind != LoopModel::Cover ||
+          !(walk->second.axis == axis) || walk->second.scale != 1 || !walk->second.base.isZero() ||
+          !(num.iters.begin()->second == extent(axis, width)))
+        return std::nullopt;
+      cover = trip.loop;
+    }
   } else if (num.axes.empty() && num.iters.size() == 1 && num.iters.begin()->second == Poly::constant(1) &&
              atoms_[num.iters.begin()->first].kind == AtomKind::Quotient) {
     // (i / a) / b is i / (a * b) for the non-negative indices of a launch.
@@ -192,13 +205,17 @@ std::optional<Poly> KernelAnalysis::axisQuotient(const Poly &numerator, const Po
     return std::nullopt;
   }
   Atom atom;
-  atom.kind = AtomKind::Quotient;
+  atom.kind = cover ? AtomKind::CoverQuotient : AtomKind::Quotient;
+  atom.loop = cover;
   atom.quotientAxis = axis;
   atom.quotientWidth = std::make_shared<Poly>(width);
   atom.divisor = std::make_shared<Poly>(divisor);
   // One atom per (axis, divisor): i / n in a division and in the remainder i % n are the same quotient.
+  char loopKey[32];
+  std::snprintf(loopKey, sizeof loopKey, ":%p", static_cast<const void *>(cover));
   std::string key = "quotient:" + std::to_string(axis.tid) + ":" + std::to_string(axis.cta) + ":" +
-                    std::to_string(axis.outer) + ":" + toExpr(width).str() + ":" + toExpr(divisor).str();
+                    std::to_string(axis.outer) + ":" + toExpr(width).str() + ":" + toExpr(divisor).str() +
+                    (cover ? loopKey : "");
   return Poly::atom(intern(key, atom));
 }
 

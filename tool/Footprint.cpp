@@ -369,7 +369,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           // progression each, over the index range the guards leave.
           std::map<AxisKey, std::map<int, Poly>> quotients;
           for (const auto &[id, coeff] : lin.iters)
-            if (atoms_[id].kind == AtomKind::Quotient)
+            if (atoms_[id].kind == AtomKind::Quotient || atoms_[id].kind == AtomKind::CoverQuotient)
               quotients[atoms_[id].quotientAxis][id] = coeff;
           for (const auto &[axis, coeff] : lin.axes)
             if (auto digits = digitsOfArray.find({base, axis}); digits != digitsOfArray.end())
@@ -437,9 +437,30 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                   onDigits.push_back(&c);
             Poly index = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
             const Poly &width = *atoms_[byAtom.begin()->first].quotientWidth;
+            // Digits of a grid- or block-stride loop's index: the index is axis + extent * trip over the loop's
+            // span, so the trip goes with the axis (its coefficient is the axis's times the extent); the loop's
+            // own guard on the axis is in its span, as for the index itself below.
+            const llvm::Loop *walked = atoms_[byAtom.begin()->first].loop;
+            std::optional<Expr> range;
+            auto trip = lin.iters.end();
+            if (!walked) {
+              range = rangeCount(axis, width, list);
+            } else if (std::all_of(byAtom.begin(), byAtom.end(), [&](const auto &entry) {
+                         return atoms_[entry.first].kind == AtomKind::CoverQuotient && atoms_[entry.first].loop == walked;
+                       })) {
+              const LoopModel &walk = loopModel(walked);
+              trip = lin.iters.find(walk.iterAtom);
+              Poly tripCoefficient = trip != lin.iters.end() ? trip->second : Poly();
+              if (tripCoefficient == index * extent(axis, width))
+                range = coverSpan(walk);
+            }
             Poly shift;
-            if (auto digits = mixedRadix(index, byAtom, rangeCount(axis, width, list), onDigits, shift); digits &&
-                std::none_of(list.begin(), list.end(), [](const Constraint *c) { return c->lower.has_value(); })) {
+            std::optional<std::vector<Progression>> digits =
+                range ? mixedRadix(index, byAtom, *range, onDigits, shift) : std::nullopt;
+            if (digits && (walked || std::none_of(list.begin(), list.end(),
+                                                  [](const Constraint *c) { return c->lower.has_value(); }))) {
+              if (trip != lin.iters.end())
+                lin.iters.erase(trip);
               digitsTakenApart.insert(axis);
               lin.invariant = lin.invariant + shift;
               // A loop over the lanes of each group (for (c = lane; c < n; c += 32)): the lane digit and the

@@ -108,7 +108,19 @@ struct AxisKey {
   bool operator==(const AxisKey &o) const { return tid == o.tid && cta == o.cta && outer == o.outer; }
 };
 
-enum class AtomKind { Param, LaunchDim, ThreadIdx, BlockIdx, LoopIter, HalvingIV, DoublingIV, Quotient, Opaque, Unknown };
+enum class AtomKind {
+  Param,
+  LaunchDim,
+  ThreadIdx,
+  BlockIdx,
+  LoopIter,
+  HalvingIV,
+  DoublingIV,
+  Quotient,
+  CoverQuotient,
+  Opaque,
+  Unknown
+};
 
 struct Atom {
   AtomKind kind = AtomKind::Unknown;
@@ -119,6 +131,8 @@ struct Atom {
   UnknownCause cause = UnknownCause::Analysis;
   const llvm::Instruction *where = nullptr;
   // Quotient: axis / divisor (row = i / cols), the axis being the global or block index `quotientAxis`.
+  // CoverQuotient: the same of the index that a grid- or block-stride loop (`loop`, a Cover walk from 0) moves
+  // along the axis, i / cols for `for (i = global; i < n; i += extent)`: its range is the loop's span.
   AxisKey quotientAxis;
   std::shared_ptr<const Poly> quotientWidth, divisor;
 };

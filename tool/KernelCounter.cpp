@@ -294,6 +294,7 @@ KernelEstimate KernelAnalysis::run() {
   // Loop models first: they register the halving variables of tree reductions, which guards refer to.
   for (const llvm::Loop *loop : li_.getLoopsInPreorder())
     loopModel(loop);
+  polys_.clear(); // a quotient of a stride loop's index, read before its loop was modelled, is one now
   guards_.clear();
   unmodelledBranches_.clear();
   threadTests_.clear();
