@@ -139,7 +139,8 @@ std::array<bool, 3> KernelAnalysis::threadDependence(const Linear &lin) const {
     if (axis.tid >= 0 && !coeff.isZero())
       depends[axis.tid] = true;
   for (const auto &[id, coeff] : lin.iters)
-    if ((atoms_[id].kind == AtomKind::Quotient || atoms_[id].kind == AtomKind::CoverQuotient) &&
+    if ((atoms_[id].kind == AtomKind::Quotient || atoms_[id].kind == AtomKind::CoverQuotient ||
+         atoms_[id].kind == AtomKind::DigitQuotient) &&
         atoms_[id].quotientAxis.tid >= 0)
       depends[atoms_[id].quotientAxis.tid] = true;
   return depends;

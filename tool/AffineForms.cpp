@@ -55,7 +55,7 @@ Atom makeAtom(AtomKind kind, int dim, const llvm::Loop *loop, Expr expr) {
 bool isVariable(AtomKind kind) {
   return kind == AtomKind::ThreadIdx || kind == AtomKind::BlockIdx || kind == AtomKind::LoopIter ||
          kind == AtomKind::HalvingIV || kind == AtomKind::DoublingIV || kind == AtomKind::Quotient ||
-         kind == AtomKind::CoverQuotient;
+         kind == AtomKind::CoverQuotient || kind == AtomKind::DigitQuotient;
 }
 
 
@@ -183,6 +183,18 @@ std::optional<Poly> KernelAnalysis::axisQuotient(const Poly &numerator, const Po
   if (num.axes.size() == 1 && num.axes.begin()->second == Poly::constant(1)) {
     axis = num.axes.begin()->first;
     width = num.widths.count(axis) ? num.widths[axis] : Poly();
+    // The axis's lowest digit, i - a * (i / a), divided again.
+    const Atom *digit = num.iters.size() == 1 ? &atoms_[num.iters.begin()->first] : nullptr;
+    if (digit && digit->kind == AtomKind::Quotient && digit->quotientAxis == axis &&
+        num.iters.begin()->second == digit->divisor->scaled(-1)) {
+      Atom atom;
+      atom.kind = AtomKind::DigitQuotient;
+      atom.quotientAxis = axis;
+      atom.quotientWidth = digit->quotientWidth;
+      atom.divisor = std::make_shared<Poly>(divisor);
+      atom.digitOf = num.iters.begin()->first;
+      return Poly::atom(intern("digit-quotient:" + std::to_string(atom.digitOf) + ":" + toExpr(divisor).str(), atom));
+    }
     if (!num.iters.empty()) {
       // The index of a grid- or block-stride loop from 0, axis + extent * trip (its model already made: the
       // loops are modelled before any address).

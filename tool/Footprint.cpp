@@ -365,6 +365,45 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                 model.kind == LoopModel::GroupStrided)
               covers[model.axis] = &model;
           }
+          // The remainder of a digit, c * ((i % a) % b) = c * (i - a * (i / a) - b * q) with q = (i % a) / b:
+          // a progression of its own, min(a, b) values of the digit's at most a, and the address without it.
+          std::vector<int> remainders;
+          for (const auto &[id, coeff] : lin.iters)
+            if (atoms_[id].kind == AtomKind::DigitQuotient)
+              remainders.push_back(id);
+          for (int id : remainders) {
+            const Atom &remainder = atoms_[id];
+            auto it = lin.iters.find(id);
+            const AxisKey axis = remainder.quotientAxis;
+            const Poly &modulus = *atoms_[remainder.digitOf].divisor;
+            Poly scale = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
+            auto digit = lin.iters.find(remainder.digitOf);
+            std::vector<const Constraint *> list;
+            for (const Constraint &c : constraints)
+              if (c.axis == axis && c.loopAtom < 0)
+                list.push_back(&c);
+            // The axis only through the remainder (else the digit's values are not independent of it), and no
+            // other remainder of the same digit; what is left of i / a's coefficient is its own progression.
+            if (scale.isZero() || !(it->second == (scale * *remainder.divisor).scaled(-1)) || digit == lin.iters.end() ||
+                std::count_if(lin.iters.begin(), lin.iters.end(), [&](const auto &entry) {
+                  return atoms_[entry.first].kind == AtomKind::DigitQuotient &&
+                         atoms_[entry.first].digitOf == remainder.digitOf;
+                }) != 1) {
+              known = false;
+              reason = "remainder of a remainder (i % a % b) it cannot count";
+              break;
+            }
+            Expr digitRange = Expr::min(toExpr(modulus), rangeCount(axis, *remainder.quotientWidth, list));
+            progressions.push_back({scale, Expr::min(digitRange, toExpr(*remainder.divisor)).simplified()});
+            if (axis.tid == 0)
+              strideXUnknown = true; // runs of b threads, then back to the start
+            digit->second = digit->second + scale * modulus;
+            if (digit->second.isZero())
+              lin.iters.erase(digit);
+            lin.axes.erase(axis);
+            lin.widths.erase(axis);
+            lin.iters.erase(it);
+          }
           // An index and its quotients (row = i / cols, col = i % cols): digits of a mixed radix, one
           // progression each, over the index range the guards leave.
           std::map<AxisKey, std::map<int, Poly>> quotients;
@@ -554,6 +593,11 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           }
           for (const auto &[id, coeff] : lin.iters) {
             const Atom atom = atoms_[id];
+            if (atom.kind == AtomKind::DigitQuotient) {
+              known = false;
+              reason = "remainder of a remainder (i % a % b) it cannot count";
+              break;
+            }
             if (atom.kind == AtomKind::Quotient) {
               std::vector<const Constraint *> list;
               for (const Constraint &c : constraints)

@@ -118,6 +118,7 @@ enum class AtomKind {
   DoublingIV,
   Quotient,
   CoverQuotient,
+  DigitQuotient,
   Opaque,
   Unknown
 };
@@ -133,8 +134,11 @@ struct Atom {
   // Quotient: axis / divisor (row = i / cols), the axis being the global or block index `quotientAxis`.
   // CoverQuotient: the same of the index that a grid- or block-stride loop (`loop`, a Cover walk from 0) moves
   // along the axis, i / cols for `for (i = global; i < n; i += extent)`: its range is the loop's span.
+  // DigitQuotient: (i % a) / divisor, a quotient of the axis's lowest digit, `digitOf` being the Quotient
+  // atom i / a (ggml's broadcast of a flattened index: (z % ne3) % ne13).
   AxisKey quotientAxis;
   std::shared_ptr<const Poly> quotientWidth, divisor;
+  int digitOf = -1;
 };
 
 Atom makeAtom(AtomKind kind, int dim, const llvm::Loop *loop, Expr expr);
