@@ -112,7 +112,30 @@ std::optional<Poly> KernelAnalysis::quotientOf(const Poly &numerator, const Poly
     return std::nullopt;
   if (std::optional<Poly> q = axisQuotient(numerator, den))
     return q;
-  return flattenedQuotient(numerator, den);
+  if (std::optional<Poly> q = flattenedQuotient(numerator, den))
+    return q;
+  return digitQuotient(numerator, den);
+}
+
+std::optional<Poly> KernelAnalysis::digitQuotient(const Poly &numerator, const Poly &den) {
+  // The axis's lowest digit, i - a * (i / a), divided by a divisor that need not divide a (flattenedQuotient
+  // has the nested case exactly).
+  Linear num = decompose(numerator);
+  if (!num.known || !num.invariant.isZero() || num.axes.size() != 1 ||
+      !(num.axes.begin()->second == Poly::constant(1)) || num.iters.size() != 1)
+    return std::nullopt;
+  const AxisKey axis = num.axes.begin()->first;
+  const Atom &digit = atoms_[num.iters.begin()->first];
+  if (digit.kind != AtomKind::Quotient || !(digit.quotientAxis == axis) ||
+      !(num.iters.begin()->second == digit.divisor->scaled(-1)))
+    return std::nullopt;
+  Atom atom;
+  atom.kind = AtomKind::DigitQuotient;
+  atom.quotientAxis = axis;
+  atom.quotientWidth = digit.quotientWidth;
+  atom.divisor = std::make_shared<Poly>(den);
+  atom.digitOf = num.iters.begin()->first;
+  return Poly::atom(intern("digit-quotient:" + std::to_string(atom.digitOf) + ":" + toExpr(den).str(), atom));
 }
 
 std::optional<Poly> KernelAnalysis::flattenedQuotient(const Poly &numerator, const Poly &den) {
@@ -183,18 +206,6 @@ std::optional<Poly> KernelAnalysis::axisQuotient(const Poly &numerator, const Po
   if (num.axes.size() == 1 && num.axes.begin()->second == Poly::constant(1)) {
     axis = num.axes.begin()->first;
     width = num.widths.count(axis) ? num.widths[axis] : Poly();
-    // The axis's lowest digit, i - a * (i / a), divided again.
-    const Atom *digit = num.iters.size() == 1 ? &atoms_[num.iters.begin()->first] : nullptr;
-    if (digit && digit->kind == AtomKind::Quotient && digit->quotientAxis == axis &&
-        num.iters.begin()->second == digit->divisor->scaled(-1)) {
-      Atom atom;
-      atom.kind = AtomKind::DigitQuotient;
-      atom.quotientAxis = axis;
-      atom.quotientWidth = digit->quotientWidth;
-      atom.divisor = std::make_shared<Poly>(divisor);
-      atom.digitOf = num.iters.begin()->first;
-      return Poly::atom(intern("digit-quotient:" + std::to_string(atom.digitOf) + ":" + toExpr(divisor).str(), atom));
-    }
     if (!num.iters.empty()) {
       // The index of a grid- or block-stride loop from 0, axis + extent * trip (its model already made: the
       // loops are modelled before any address).

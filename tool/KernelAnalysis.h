@@ -371,6 +371,8 @@ private:
   std::optional<Poly> axisQuotient(const Poly &numerator, const Poly &den);
   /// numerator / den for a thread index flattened over dimensions, taken apart into per-dimension quotients.
   std::optional<Poly> flattenedQuotient(const Poly &numerator, const Poly &den);
+  /// (i % a) / den for an axis i: a DigitQuotient atom (quotientOf's last resort).
+  std::optional<Poly> digitQuotient(const Poly &numerator, const Poly &den);
   /// numerator / den for a constant den, where the numerator's variable terms divide exactly or are block
   /// coordinates with sizes for coefficients; nullopt otherwise.
   std::optional<Poly> scaledQuotient(const Poly &numerator, int64_t den);

@@ -5,6 +5,8 @@
 // RUN:   --arg n3=2 --arg m0=64 --arg m1=1 --arg m2=3 --arg m3=1 --arg sa1=64 --arg sa2=256 --arg sa3=768 \
 // RUN:   --arg sb1=64 --arg sb2=64 --arg sb3=192 | FileCheck %s
 // RUN: roofcheck-lint %s --kernel digitTwice --grid 1,1,6 --block 64 --arg n3=2 --arg m3=1 | FileCheck %s --check-prefix=TWICE
+// RUN: roofcheck-lint %s --kernel unflatten --grid 10 --block 64 --arg n=600 --arg n0=10 --arg n1=6 --arg n2=5 \
+// RUN:   --arg s1=16 --arg s2=128 --arg s3=1024 | FileCheck %s --check-prefix=NESTED
 
 // a: 64 x 4 x 3 x 2 floats, 6144 bytes; b broadcast over rows and over the last dimension: 64 x 3 floats,
 // 768 bytes; out as a.
@@ -38,3 +40,20 @@ __global__ void digitTwice(const float *b, float *out, unsigned n3, unsigned m3)
 // TWICE-LABEL: kernel digitTwice
 // TWICE: bytes.read unknown
 // TWICE: unknown: remainder of a remainder (i % a % b) it cannot count
+
+// A quotient of a remainder whose divisor divides the modulus as written, (i - i3 * n0 * n1 * n2) / (n0 * n1)
+// (ggml's cpy unflattening a copy's index), is the exact digit i / (n0 * n1) - n2 * i3, not a remainder's
+// remainder: the 600 elements read once each through a strided 4-D offset, 2400 bytes.
+__global__ void unflatten(const float *x, float *y, long n, long n0, long n1, long n2, long s1, long s2, long s3) {
+  long i = (long)blockDim.x * blockIdx.x + threadIdx.x;
+  if (i >= n)
+    return;
+  long i3 = i / (n0 * n1 * n2);
+  long i2 = (i - i3 * n0 * n1 * n2) / (n0 * n1);
+  long i1 = (i - i3 * n0 * n1 * n2 - i2 * n0 * n1) / n0;
+  long i0 = i - i3 * n0 * n1 * n2 - i2 * n0 * n1 - i1 * n0;
+  y[i] = x[i0 + i1 * s1 + i2 * s2 + i3 * s3];
+}
+
+// NESTED-LABEL: kernel unflatten
+// NESTED: bytes.read {{.*}} = 2400{{$}}
