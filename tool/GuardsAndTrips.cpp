@@ -822,13 +822,20 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
     }
   }
 
-  // A trip count that is the same for every thread of a block but not for every block (a slice of K chosen by
-  // blockIdx.z, the key tiles up to a query tile's own): none where the formula goes below zero (a block past
-  // the end skips the loop at its guard).
+  // A trip count that every thread of a block shares, in terms the polynomials cannot hold (min, max, a
+  // division) or differing from block to block (a slice of K chosen by blockIdx.z, the key tiles up to a query
+  // tile's own): by block, none where the formula goes below zero (a block past the end skips the loop at its
+  // guard).
   if (!isa<llvm::SCEVCouldNotCompute>(taken))
     if (std::optional<Expr> lastTrip = blockUniform(taken)) {
       model.kind = LoopModel::Counted;
       Expr trips = (*lastTrip + Expr::integer(1)).simplified();
+      std::set<std::string> symbols = trips.symbols();
+      if (std::none_of(symbols.begin(), symbols.end(),
+                       [](const std::string &s) { return s.compare(0, 9, "blockIdx.") == 0; })) {
+        model.trips = opaque(trips); // the same for every block too (a division polynomials cannot hold)
+        return loops_[loop] = model;
+      }
       std::optional<Expr> entered = entryMargin(loop);
       if (entered && *entered == trips) // `for (k = begin; k < end; ++k)`: end - begin trips where positive
         model.tripsByBlock = Expr::max(trips, Expr::integer(0));
