@@ -639,6 +639,13 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
 }
 
 std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
+  // A division of counts, which are not negative: floor division, as Expr's.
+  auto quotient = [&](const llvm::SCEV *numerator, const llvm::SCEV *denominator) -> std::optional<Expr> {
+    std::optional<Expr> lhs = blockUniform(numerator), rhs = blockUniform(denominator);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return *lhs / *rhs;
+  };
   switch (scev->getSCEVType()) {
   case llvm::scTruncate:
     if (scev->getType()->getIntegerBitWidth() < 24) // a modulo, not the identity toPoly takes it for
@@ -677,23 +684,13 @@ std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
     }
     return folded;
   }
-  case llvm::scUDivExpr: { // of counts, which are not negative: floor division
-    auto *div = cast<llvm::SCEVUDivExpr>(scev);
-    std::optional<Expr> lhs = blockUniform(div->getLHS()), rhs = blockUniform(div->getRHS());
-    if (!lhs || !rhs)
-      return std::nullopt;
-    return *lhs / *rhs;
-  }
+  case llvm::scUDivExpr:
+    return quotient(cast<llvm::SCEVUDivExpr>(scev)->getLHS(), cast<llvm::SCEVUDivExpr>(scev)->getRHS());
   default: {
-    // A signed division as floor division: index arithmetic does not go below zero in a valid launch.
+    // A signed division the same way: index arithmetic does not go below zero in a valid launch.
     if (auto *value = dyn_cast<llvm::SCEVUnknown>(scev))
-      if (auto *div = dyn_cast<llvm::BinaryOperator>(value->getValue()); div && div->getOpcode() == llvm::Instruction::SDiv) {
-        std::optional<Expr> lhs = blockUniform(se_.getSCEV(div->getOperand(0))),
-                            rhs = blockUniform(se_.getSCEV(div->getOperand(1)));
-        if (!lhs || !rhs)
-          return std::nullopt;
-        return *lhs / *rhs;
-      }
+      if (auto *div = dyn_cast<llvm::BinaryOperator>(value->getValue()); div && div->getOpcode() == llvm::Instruction::SDiv)
+        return quotient(se_.getSCEV(div->getOperand(0)), se_.getSCEV(div->getOperand(1)));
     Poly p = toPoly(scev);
     for (const auto &[m, c] : p.terms)
       for (int id : m)

@@ -358,6 +358,14 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         }
         if (known) {
           const std::vector<Constraint> &constraints = guards(&block);
+          // The guards' bounds on one index (a tree reduction's loop-variable bounds are its loop's business).
+          auto boundsOn = [&](const AxisKey &axis) {
+            std::vector<const Constraint *> list;
+            for (const Constraint &c : constraints)
+              if (c.axis == axis && c.loopAtom < 0)
+                list.push_back(&c);
+            return list;
+          };
           std::map<AxisKey, const LoopModel *> covers;
           for (const llvm::Loop *loop = li_.getLoopFor(&block); loop; loop = loop->getParentLoop()) {
             const LoopModel &model = loopModel(loop);
@@ -378,10 +386,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             const Poly &modulus = *atoms_[remainder.digitOf].divisor;
             Poly scale = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
             auto digit = lin.iters.find(remainder.digitOf);
-            std::vector<const Constraint *> list;
-            for (const Constraint &c : constraints)
-              if (c.axis == axis && c.loopAtom < 0)
-                list.push_back(&c);
+            std::vector<const Constraint *> list = boundsOn(axis);
             // The axis only through the remainder (else the digit's values are not independent of it), and no
             // other remainder of the same digit; what is left of i / a's coefficient is its own progression.
             if (scale.isZero() || !(it->second == (scale * *remainder.divisor).scaled(-1)) || digit == lin.iters.end() ||
@@ -466,10 +471,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               digitGuards_.count(&block) ? &digitGuards_.at(&block) : nullptr;
           std::set<AxisKey> digitsTakenApart;
           for (auto &[axis, byAtom] : quotients) {
-            std::vector<const Constraint *> list, onDigits;
-            for (const Constraint &c : constraints)
-              if (c.axis == axis && c.loopAtom < 0)
-                list.push_back(&c);
+            std::vector<const Constraint *> list = boundsOn(axis), onDigits;
             if (digitGuards)
               for (const Constraint &c : *digitGuards)
                 if (c.axis == axis)
@@ -567,10 +569,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                 continue;
               }
             }
-            std::vector<const Constraint *> list;
-            for (const Constraint &c : constraints)
-              if (c.axis == axis && c.loopAtom < 0)
-                list.push_back(&c);
+            std::vector<const Constraint *> list = boundsOn(axis);
             // A global index over a constant tile (blockIdx.x * 32768 + threadIdx.x, a loop filling the rest):
             // a block's threads reach min(tile, blockDim.x) of its positions, not all of them.
             if (std::optional<int64_t> tile = width.asConstant(); tile && axis.tid >= 0 && axis.cta >= 0 && list.empty()) {
@@ -599,11 +598,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               break;
             }
             if (atom.kind == AtomKind::Quotient) {
-              std::vector<const Constraint *> list;
-              for (const Constraint &c : constraints)
-                if (c.axis == atom.quotientAxis && c.loopAtom < 0)
-                  list.push_back(&c);
-              Expr range = rangeCount(atom.quotientAxis, *atom.quotientWidth, list);
+              Expr range = rangeCount(atom.quotientAxis, *atom.quotientWidth, boundsOn(atom.quotientAxis));
               progressions.push_back({coeff, Expr::ceilDiv(range, toExpr(*atom.divisor)).simplified()});
               continue;
             }
