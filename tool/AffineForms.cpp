@@ -638,10 +638,10 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
   return result;
 }
 
-std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
+std::optional<Expr> KernelAnalysis::launchExpr(const llvm::SCEV *scev, bool threads) {
   // A division of counts, which are not negative: floor division, as Expr's.
   auto quotient = [&](const llvm::SCEV *numerator, const llvm::SCEV *denominator) -> std::optional<Expr> {
-    std::optional<Expr> lhs = blockUniform(numerator), rhs = blockUniform(denominator);
+    std::optional<Expr> lhs = launchExpr(numerator, threads), rhs = launchExpr(denominator, threads);
     if (!lhs || !rhs)
       return std::nullopt;
     return *lhs / *rhs;
@@ -654,7 +654,7 @@ std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
   case llvm::scZeroExtend:
   case llvm::scSignExtend:
   case llvm::scPtrToInt:
-    return blockUniform(cast<llvm::SCEVCastExpr>(scev)->getOperand());
+    return launchExpr(cast<llvm::SCEVCastExpr>(scev)->getOperand(), threads);
   case llvm::scAddExpr:
   case llvm::scMulExpr:
   case llvm::scUMaxExpr:
@@ -664,7 +664,7 @@ std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
   case llvm::scSequentialUMinExpr: {
     std::optional<Expr> folded;
     for (const llvm::SCEV *op : cast<llvm::SCEVNAryExpr>(scev)->operands()) {
-      std::optional<Expr> e = blockUniform(op);
+      std::optional<Expr> e = launchExpr(op, threads);
       if (!e)
         return std::nullopt;
       switch (scev->getSCEVType()) {
@@ -694,8 +694,9 @@ std::optional<Expr> KernelAnalysis::blockUniform(const llvm::SCEV *scev) {
     Poly p = toPoly(scev);
     for (const auto &[m, c] : p.terms)
       for (int id : m)
-        if (AtomKind kind = atoms_[id].kind;
-            kind != AtomKind::Param && kind != AtomKind::LaunchDim && kind != AtomKind::Opaque && kind != AtomKind::BlockIdx)
+        if (AtomKind kind = atoms_[id].kind; kind != AtomKind::Param && kind != AtomKind::LaunchDim &&
+                                             kind != AtomKind::Opaque && kind != AtomKind::BlockIdx &&
+                                             !(threads && kind == AtomKind::ThreadIdx))
           return std::nullopt;
     return toExpr(p);
   }

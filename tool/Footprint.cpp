@@ -603,11 +603,13 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
               continue;
             }
             const LoopModel &model = loopModel(atom.loop);
-            if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted || model.tripsByBlock) {
+            if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted || model.tripsVarying) {
               known = false;
               reason = model.kind == LoopModel::Unknown ? model.reason
-                       : model.tripsByBlock         ? "index follows a loop whose trip count depends on the block index"
-                                                    : "index follows a loop it cannot bound";
+                       : !model.tripsVarying        ? "index follows a loop it cannot bound"
+                       : namesCoordinate(*model.tripsVarying, "threadIdx")
+                           ? "index follows a loop whose trip count depends on the thread index"
+                           : "index follows a loop whose trip count depends on the block index";
               cause = model.kind == LoopModel::Unknown ? model.cause : UnknownCause::Analysis;
               where = model.where;
               whereLoop = model.start;
@@ -649,7 +651,7 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             counted.loopLine = static_cast<int>(start->getLine());
           else if (loopModel(loop).where)
             locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
-          counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && !loopModel(loop).tripsByBlock &&
+          counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && !loopModel(loop).tripsVarying &&
                                    loopModel(loop).trips.asConstant() &&
                                    std::any_of(progressions.begin(), progressions.end(),
                                                [](const Progression &p) { return p.threadLoop; });

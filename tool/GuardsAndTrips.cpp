@@ -534,9 +534,11 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
     return true;
   // `if (iterations > 0)` folded to a test of the slice it was computed from (`k_end - k_begin > 0`), whose
   // loop's trip count, never below zero, says when it skips.
-  if (loopModel(loop).tripsByBlock && blockUniform(se_.getSCEV(guard->getOperand(0))) &&
-      blockUniform(se_.getSCEV(guard->getOperand(1))))
-    return true;
+  if (const std::optional<Expr> &varying = loopModel(loop).tripsVarying) {
+    bool threads = namesCoordinate(*varying, "threadIdx");
+    if (launchExpr(se_.getSCEV(guard->getOperand(0)), threads) && launchExpr(se_.getSCEV(guard->getOperand(1)), threads))
+      return true;
+  }
   auto stripped = [&](const llvm::Value *v) {
     const llvm::SCEV *s = se_.getSCEV(const_cast<llvm::Value *>(v));
     while (auto *cast = dyn_cast<llvm::SCEVIntegralCastExpr>(s))
@@ -824,27 +826,32 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
 
   // A trip count that every thread of a block shares, in terms the polynomials cannot hold (min, max, a
   // division) or differing from block to block (a slice of K chosen by blockIdx.z, the key tiles up to a query
-  // tile's own): by block, none where the formula goes below zero (a block past the end skips the loop at its
-  // guard).
-  if (!isa<llvm::SCEVCouldNotCompute>(taken))
-    if (std::optional<Expr> lastTrip = blockUniform(taken)) {
+  // tile's own), or from thread to thread of a block (`for (k = tid / 2; k < n; k += 64)`, each pair of
+  // threads starting one further on): none where the formula goes below zero (a block or thread past the end
+  // skips the loop at its guard).
+  if (!isa<llvm::SCEVCouldNotCompute>(taken)) {
+    bool byThread = false;
+    std::optional<Expr> lastTrip = blockUniform(taken);
+    if (!lastTrip && (lastTrip = threadwise(taken)))
+      byThread = true;
+    // A sum over every thread of every block would have too many terms to evaluate: such a loop stays unknown.
+    if (lastTrip && !(byThread && namesCoordinate(*lastTrip, "blockIdx"))) {
       model.kind = LoopModel::Counted;
       Expr trips = (*lastTrip + Expr::integer(1)).simplified();
-      std::set<std::string> symbols = trips.symbols();
-      if (std::none_of(symbols.begin(), symbols.end(),
-                       [](const std::string &s) { return s.compare(0, 9, "blockIdx.") == 0; })) {
+      if (!namesCoordinate(trips, "blockIdx") && !namesCoordinate(trips, "threadIdx")) {
         model.trips = opaque(trips); // the same for every block too (a division polynomials cannot hold)
         return loops_[loop] = model;
       }
-      std::optional<Expr> entered = entryMargin(loop);
+      std::optional<Expr> entered = entryMargin(loop, byThread);
       if (entered && *entered == trips) // `for (k = begin; k < end; ++k)`: end - begin trips where positive
-        model.tripsByBlock = Expr::max(trips, Expr::integer(0));
+        model.tripsVarying = Expr::max(trips, Expr::integer(0));
       else if (entered) // the trip count assumes the loop is entered: none where the guard fails
-        model.tripsByBlock = (Expr::min(Expr::max(*entered, Expr::integer(0)), Expr::integer(1)) * trips).simplified();
+        model.tripsVarying = (Expr::min(Expr::max(*entered, Expr::integer(0)), Expr::integer(1)) * trips).simplified();
       else
-        model.tripsByBlock = se_.isKnownNonNegative(taken) ? trips : Expr::max(trips, Expr::integer(0)).simplified();
+        model.tripsVarying = se_.isKnownNonNegative(taken) ? trips : Expr::max(trips, Expr::integer(0)).simplified();
       return loops_[loop] = model;
     }
+  }
 
   // Any exit taken on loaded values makes the trips depend on data: a search that breaks out early, too.
   llvm::SmallVector<llvm::BasicBlock *, 4> exitingBlocks;
@@ -865,7 +872,7 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
   return loops_[loop] = model;
 }
 
-std::optional<Expr> KernelAnalysis::entryMargin(const llvm::Loop *loop) {
+std::optional<Expr> KernelAnalysis::entryMargin(const llvm::Loop *loop, bool threads) {
   const llvm::BasicBlock *entry = loop->getLoopPredecessor(); // a preheader, or the block that tests
   if (!entry)
     return std::nullopt;
@@ -878,8 +885,8 @@ std::optional<Expr> KernelAnalysis::entryMargin(const llvm::Loop *loop) {
   bool truth = enters(branch->getSuccessor(0));
   if (truth == enters(branch->getSuccessor(1)) || loop->contains(branch->getSuccessor(truth ? 1 : 0)))
     return std::nullopt;
-  std::optional<Expr> a = blockUniform(se_.getSCEV(cmp->getOperand(0))),
-                      b = blockUniform(se_.getSCEV(cmp->getOperand(1)));
+  std::optional<Expr> a = launchExpr(se_.getSCEV(cmp->getOperand(0)), threads),
+                      b = launchExpr(se_.getSCEV(cmp->getOperand(1)), threads);
   if (!a || !b)
     return std::nullopt;
   switch (truth ? cmp->getPredicate() : cmp->getInversePredicate()) {
@@ -1271,8 +1278,9 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
       lanes[test.dim].push_back(test);
   }
   Expr factor = Expr::integer(1);
-  Expr byBlock = Expr::integer(1); // the factors that differ from block to block, summed over the blocks below
-  const LoopModel *byBlockLoop = nullptr;
+  // The factors that differ from block to block or from thread to thread, summed over those coordinates below.
+  Expr varying = Expr::integer(1);
+  const LoopModel *varyingLoop = nullptr;
   int64_t groups = 1; // the count is over groups of this many threads (GroupStrided loops)
   std::map<AxisKey, Expr> overrides;
   // The guard that bounds the threads by a tree reduction's loop variable (Constraint::loopAtom), if any.
@@ -1287,9 +1295,9 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     const LoopModel &model = loopModel(loop);
     switch (model.kind) {
     case LoopModel::Counted:
-      if (model.tripsByBlock) {
-        byBlock = byBlock * tripsReaching(block, loop);
-        byBlockLoop = &model;
+      if (model.tripsVarying) {
+        varying = varying * tripsReaching(block, loop);
+        varyingLoop = &model;
       } else {
         factor = factor * tripsReaching(block, loop);
       }
@@ -1396,17 +1404,20 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     used.insert(dim);
     total = total * *passing;
   }
-  std::set<std::string> blockSymbols = byBlock.symbols();
-  for (int d = 0; d < 3; ++d) {
-    std::string coordinate = std::string("blockIdx.") + "xyz"[d];
-    if (!blockSymbols.count(coordinate))
+  // Summed over the threads of a block first, then over the blocks (a loop's trips vary by one or the other).
+  std::set<std::string> varyingSymbols = varying.symbols();
+  for (int c = 0; c < 6; ++c) {
+    std::string coordinate = std::string(c < 3 ? "threadIdx." : "blockIdx.") + "xyz"[c % 3];
+    if (!varyingSymbols.count(coordinate))
       continue;
-    if (used.count(3 + d))
-      return unknownLoop(*byBlockLoop, ("trip count that depends on " + coordinate + " under a guard on " + coordinate).c_str());
-    byBlock = Expr::sum(coordinate, toExpr(launchDim("gridDim", d)), byBlock);
-    used.insert(3 + d);
+    if (used.count(c))
+      return unknownLoop(*varyingLoop, ("trip count that depends on " + coordinate + " under a guard on " + coordinate).c_str());
+    if (c < 3 && groups > 1) // the count is of groups of threads, not of the threads summed here
+      return unknownLoop(*varyingLoop, "trip count that depends on threadIdx inside a loop shared by a group of threads");
+    varying = Expr::sum(coordinate, toExpr(launchDim(c < 3 ? "blockDim" : "gridDim", c % 3)), varying);
+    used.insert(c);
   }
-  total = total * byBlock;
+  total = total * varying;
   for (int d = 0; d < 3; ++d) {
     if (!used.count(d))
       total = total * toExpr(launchDim("blockDim", d));

@@ -19,6 +19,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -192,9 +193,10 @@ struct DigitTest {
 struct LoopModel {
   enum Kind { Counted, Cover, Strided, GroupStrided, Halving, Doubling, Unknown } kind = Unknown;
   Poly trips;       ///< Counted; Halving: the trip count where it has one (else zero)
-  /// Counted with a trip count that differs from block to block (split-K's slice, a causal mask's tiles): the
-  /// trips as an expression of blockIdx, parameters and launch sizes, the same for every thread of a block.
-  std::optional<Expr> tripsByBlock;
+  /// Counted with a trip count that differs from block to block (split-K's slice, a causal mask's tiles) or
+  /// from thread to thread (a block-stride loop that starts at `tid / 2`): the trips as an expression of
+  /// blockIdx or threadIdx (never both), parameters and launch sizes.
+  std::optional<Expr> tripsVarying;
   AxisKey axis;     ///< Cover: the loop walks scale * (axis + k * extent(axis)) from base up to bound
   Poly width, base, bound;
   int64_t scale = 1;
@@ -220,6 +222,13 @@ struct Count {
   const llvm::DILocation *at = nullptr;
 };
 
+
+/// Whether an expression names a coordinate of `level` ("threadIdx" or "blockIdx"), as a sum's variable does.
+inline bool namesCoordinate(const Expr &e, const std::string &level) {
+  std::set<std::string> symbols = e.symbols();
+  return std::any_of(symbols.begin(), symbols.end(),
+                     [&](const std::string &s) { return s.compare(0, level.size() + 1, level + ".") == 0; });
+}
 
 /// Whether a debug location's file is `file` as the command line named it (debug info may spell it
 /// relative to its compilation directory).
@@ -488,16 +497,20 @@ private:
   Expr tripsReaching(const llvm::BasicBlock *block, const llvm::Loop *loop) {
     const LoopModel &model = loopModel(loop);
     bool skipsLast = skipsLastTrip(block, loop);
-    if (model.tripsByBlock)
-      return (skipsLast ? *model.tripsByBlock - Expr::integer(1) : *model.tripsByBlock).simplified();
+    if (model.tripsVarying)
+      return (skipsLast ? *model.tripsVarying - Expr::integer(1) : *model.tripsVarying).simplified();
     return toExpr(skipsLast ? model.trips - Poly::constant(1) : model.trips);
   }
   /// A value as an expression of parameters, launch sizes and block coordinates, which every thread of a
   /// block shares (min and max included, which polynomials cannot hold); nullopt where it is not one.
-  std::optional<Expr> blockUniform(const llvm::SCEV *scev);
-  /// For the test in front of a loop that skips it, of values its block shares: a quantity that is positive
-  /// exactly where the loop is entered (end - begin for `begin < end`); nullopt where there is no such test.
-  std::optional<Expr> entryMargin(const llvm::Loop *loop);
+  std::optional<Expr> blockUniform(const llvm::SCEV *scev) { return launchExpr(scev, false); }
+  /// The same, of thread coordinates too: a value each thread computes from its threadIdx.
+  std::optional<Expr> threadwise(const llvm::SCEV *scev) { return launchExpr(scev, true); }
+  std::optional<Expr> launchExpr(const llvm::SCEV *scev, bool threads);
+  /// For the test in front of a loop that skips it, of values its block shares (or, with `threads`, values of
+  /// each thread's own): a quantity that is positive exactly where the loop is entered (end - begin for
+  /// `begin < end`); nullopt where there is no such test.
+  std::optional<Expr> entryMargin(const llvm::Loop *loop, bool threads);
   const LoopModel &loopModel(const llvm::Loop *loop);
   /// The comparisons that decide whether a loop goes on: its latch's own, or both halves of `a && b` when
   /// they are one inequality written twice (ggml's overflow guard, `if (n - i <= stride) break;` beside
