@@ -735,7 +735,12 @@ const LoopModel &KernelAnalysis::loopModel(const llvm::Loop *loop) {
       for (llvm::PHINode &phi : loop->getHeader()->phis()) {
         if (!se_.isSCEVable(phi.getType()))
           continue;
-        auto *candidate = dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(&phi));
+        // A variable widened to 64 bits whose int value is tested (`col2 < ncols2` on `trunc(col2 + 32)`): the
+        // test's width.
+        const llvm::SCEV *value = se_.getSCEV(&phi);
+        if (se_.getTypeSizeInBits(value->getType()) > se_.getTypeSizeInBits(rec->getType()))
+          value = se_.getTruncateExpr(value, rec->getType());
+        auto *candidate = dyn_cast<llvm::SCEVAddRecExpr>(value);
         if (candidate && candidate->getLoop() == loop &&
             (candidate == rec || se_.getAddExpr(candidate, stepScev) == rec)) {
           phiRec = candidate;
