@@ -497,8 +497,9 @@ private:
   Expr tripsReaching(const llvm::BasicBlock *block, const llvm::Loop *loop) {
     const LoopModel &model = loopModel(loop);
     bool skipsLast = skipsLastTrip(block, loop);
-    if (model.tripsVarying)
-      return (skipsLast ? *model.tripsVarying - Expr::integer(1) : *model.tripsVarying).simplified();
+    if (model.tripsVarying) // a block or thread that skips the loop skips its last trip's work too: none, not -1
+      return (skipsLast ? Expr::max(*model.tripsVarying - Expr::integer(1), Expr::integer(0)) : *model.tripsVarying)
+          .simplified();
     return toExpr(skipsLast ? model.trips - Poly::constant(1) : model.trips);
   }
   /// A value as an expression of parameters, launch sizes and block coordinates, which every thread of a

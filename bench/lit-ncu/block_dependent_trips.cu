@@ -12,5 +12,6 @@ int main() {
   sliceOfK<<<dim3(1, 1, 5), 32>>>(in, weights, out, 100, 32);
   roundedSlices<<<dim3(1, 1, 5), 32>>>(in, out, 100, 32);
   guardedTriangle<<<6, 32>>>(in, out, 4);
+  prefetchSlices<<<dim3(1, 1, 5), 32>>>(in, out, 100, 32);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

@@ -6,6 +6,8 @@
 // RUN: roofcheck-lint %s --kernel roundedSlices --grid 1,1,5 --block 32 --arg depth=100 --arg slice=32 \
 // RUN:   | FileCheck %s --check-prefix=ROUNDED
 // RUN: roofcheck-lint %s --kernel guardedTriangle --grid 6 --block 32 --arg rows=4 | FileCheck %s --check-prefix=GUARDED
+// RUN: roofcheck-lint %s --kernel prefetchSlices --grid 1,1,5 --block 32 --arg depth=100 --arg slice=32 \
+// RUN:   | FileCheck %s --check-prefix=PREFETCH
 
 // Block b reads tiles 0..b: 1 + 2 + ... + 6 = 21 tiles of 32 threads at 2 FLOPs, 1344.
 __global__ void triangleTiles(const float *tiles, float *rowSums) {
@@ -19,7 +21,7 @@ __global__ void triangleTiles(const float *tiles, float *rowSums) {
 // TRIANGLE: flops.total {{.*}}sum(blockIdx.x, gridDim.x, blockIdx.x + 1) = 1344{{$}}
 // TRIANGLE: bytes.read unknown
 // TRIANGLE: bytes.write {{.*}} = 768{{$}}
-// TRIANGLE: block_dependent_trips.cu:13:3: unknown: index follows a loop whose trip count depends on the block index
+// TRIANGLE: block_dependent_trips.cu:15:3: unknown: index follows a loop whose trip count depends on the block index
 
 // Block z sums the products of rows [z * slice, min(depth, (z + 1) * slice)): slices of 32, 32, 32, 4 and none
 // (the fifth block starts past the end), 100 rows of 32 threads at 2 FLOPs: 6400.
@@ -34,7 +36,7 @@ __global__ void sliceOfK(const float *a, const float *b, float *partial, int dep
 
 // SLICE-LABEL: kernel sliceOfK
 // SLICE: flops.total {{.*}}sum(blockIdx.z, gridDim.z, max(min(blockIdx.z * slice + slice, depth) - blockIdx.z * slice, 0)) = 6400{{$}}
-// SLICE: block_dependent_trips.cu:30:3: unknown: index follows a loop whose trip count depends on the block index
+// SLICE: block_dependent_trips.cu:32:3: unknown: index follows a loop whose trip count depends on the block index
 
 // The same slices stepped 8 rows a trip, counted down as CUTLASS counts its K iterations: ceil(32 / 8) = 4
 // trips for each of three blocks, 1 for the slice of 4, none for the fifth block, whose count would be
@@ -66,4 +68,29 @@ __global__ void guardedTriangle(const float *tiles, float *rowSums, int rows) {
 
 // GUARDED-LABEL: kernel guardedTriangle
 // GUARDED: flops.total unknown
-// GUARDED: block_dependent_trips.cu:62:3: unknown: trip count that depends on blockIdx.x under a guard on blockIdx.x
+// GUARDED: block_dependent_trips.cu:64:3: unknown: trip count that depends on blockIdx.x under a guard on blockIdx.x
+
+// A pipelined slice: the next row is fetched (and doubled) on every trip but the last, under the loop's own
+// continuation test. Slices of 32, 32, 32, 4 and none: 100 adds and 31 + 31 + 31 + 3 = 96 multiplies of 32
+// threads, 6272 FLOPs; the fifth block, which never enters the loop, skips no trip (none, not -1).
+__global__ void prefetchSlices(const float *a, float *partial, int depth, int slice) {
+  int first = blockIdx.z * slice;
+  int iterations = min(depth, first + slice) - first;
+  const float *row = a + first * 32 + threadIdx.x;
+  float sum = 0.0f;
+  if (iterations > 0) {
+    float next = *row;
+    do {
+      float cur = next;
+      --iterations;
+      row += 32;
+      if (iterations > 0)
+        next = *row * 2.0f;
+      sum += cur;
+    } while (iterations > 0);
+  }
+  partial[blockIdx.z * 32 + threadIdx.x] = sum;
+}
+
+// PREFETCH-LABEL: kernel prefetchSlices
+// PREFETCH: flops.total {{.*}} = 6272{{$}}
