@@ -3,6 +3,7 @@
 
 #include "roofcheck/Version.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -166,13 +167,19 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     k.divisions = e.divisions;
     // Values bound to a multiplier and shift that do not divide by the divisor make every formula that
     // writes their quotient as a division wrong: no value then.
-    if (std::optional<std::string> failed = failedDivision(k.divisions, bindings)) {
-      for (Quantity *q : quantitiesOf(k))
+    std::string failed;
+    std::set<std::string> broken = failedDivisionSymbols(k.divisions, bindings, &failed);
+    bool lost = false;
+    for (Quantity *q : quantitiesOf(k)) {
+      std::set<std::string> named = q->known() ? Expr::parse(q->expr).symbols() : std::set<std::string>{};
+      if (q->value && std::any_of(named.begin(), named.end(), [&](const std::string &s) { return broken.count(s); })) {
         q->value.reset();
-      if (warnings)
-        warnings->push_back(k.file + ":" + std::to_string(k.line) + ": kernel '" + k.name + "': " + *failed +
-                            ", so its counts have no value for the given launch");
+        lost = true;
+      }
     }
+    if (lost && warnings)
+      warnings->push_back(k.file + ":" + std::to_string(k.line) + ": kernel '" + k.name + "': " + failed +
+                          ", so the counts that divide by it have no value for the given launch");
     keepNamedFields(k);
     doc.kernels.push_back(std::move(k));
   }

@@ -236,7 +236,9 @@ bool dividesBy(int64_t multiplier, int64_t shift, int64_t divisor) {
   return product >= power && product - power <= (Wide{1} << shift);
 }
 
-std::optional<std::string> failedDivision(const std::vector<MagicDivision> &divisions, const Bindings &bindings) {
+std::set<std::string> failedDivisionSymbols(const std::vector<MagicDivision> &divisions, const Bindings &bindings,
+                                            std::string *first) {
+  std::set<std::string> failed;
   for (const MagicDivision &d : divisions) {
     auto multiplier = bindings.find(d.multiplier), shift = bindings.find(d.shift), divisor = bindings.find(d.divisor);
     if (multiplier == bindings.end() || shift == bindings.end() || divisor == bindings.end())
@@ -245,10 +247,12 @@ std::optional<std::string> failedDivision(const std::vector<MagicDivision> &divi
     if (integral(multiplier->second) && integral(shift->second) && integral(divisor->second) &&
         dividesBy(multiplier->second.integer(), shift->second.integer(), divisor->second.integer()))
       continue;
-    return d.multiplier + " = " + multiplier->second.str() + " and " + d.shift + " = " + shift->second.str() +
-           " do not divide by " + d.divisor + " = " + divisor->second.str();
+    if (first && failed.empty())
+      *first = d.multiplier + " = " + multiplier->second.str() + " and " + d.shift + " = " + shift->second.str() +
+               " do not divide by " + d.divisor + " = " + divisor->second.str();
+    failed.insert({d.multiplier, d.shift, d.divisor});
   }
-  return std::nullopt;
+  return failed;
 }
 
 Json toJson(const StaticDocument &doc) {

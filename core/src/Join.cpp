@@ -303,15 +303,15 @@ Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const
     sig.bindings[p.name] = *value;
     sig.args.emplace_back(p.name, value->str());
   }
-  std::string why;
-  if (std::optional<std::string> failed = failedDivision(k.kernel->divisions, sig.bindings)) {
-    // The formulas divide where the kernel multiplies high and shifts: with values that do not divide
-    // alike, no count of theirs holds.
-    why = *failed;
-    sig.values = Values{};
-  } else {
-    sig.values = evaluate(*k.kernel, sig.bindings, &why);
-  }
+  // The formulas divide where the kernel multiplies high and shifts: with values that do not divide alike, no
+  // count that names that division holds. They are evaluated without its symbols.
+  std::string why, failed;
+  Bindings usable = sig.bindings;
+  for (const std::string &symbol : failedDivisionSymbols(k.kernel->divisions, sig.bindings, &failed))
+    usable.erase(symbol);
+  sig.values = evaluate(*k.kernel, usable, &why);
+  if (!why.empty() && !failed.empty())
+    why = failed;
   if (!why.empty()) {
     // Arguments the formulas read that the run did not record (a graph's launch, a struct past its
     // kernel's argument records): the reason a symbol is unbound.

@@ -7,8 +7,8 @@
 //
 // A division done by multiplying high and shifting by two members of one struct (ggml's fastdiv, PyTorch's
 // IntDivider) is written as a division by the struct's other member, and the estimate says it assumes so;
-// values that do not divide that way (1431655765 is one short of 3's multiplier) leave every count of the
-// kernel without a value and a warning says why.
+// values that do not divide that way (1431655765 is one short of 3's multiplier) leave every count that
+// divides by it without a value (the others keep theirs) and a warning says why.
 // RUN: roofcheck-lint %s --grid 16 --block 256 --arg n=1000 --arg cols.multiplier=1431655765 --arg cols.shift=2 \
 // RUN:   --arg cols.divisor=3 2>&1 | FileCheck %s --check-prefix=BROKEN
 // RUN: roofcheck-lint %s --json %t.json > /dev/null
@@ -127,10 +127,11 @@ __global__ void broadcast_add(const float *a, const float *b, float *out, uint32
 // CHECK-NOT: unknown:
 // CHECK: warning: uncoalesced load from 'view.data'
 
-// BROKEN: warning: {{.*}}param_members.cu:70: kernel 'row_plus_column': cols.multiplier = 1431655765 and cols.shift = 2 do not divide by cols.divisor = 3, so its counts have no value for the given launch
+// BROKEN: warning: {{.*}}param_members.cu:70: kernel 'row_plus_column': cols.multiplier = 1431655765 and cols.shift = 2 do not divide by cols.divisor = 3, so the counts that divide by it have no value for the given launch
 // BROKEN-LABEL: kernel row_plus_column
+// BROKEN: flops.total {{.*}}min(n, blockDim.x * gridDim.x) = 1000{{$}}
 // BROKEN: bytes.read 4 * max(ceil_div(min(n, blockDim.x * gridDim.x), cols.divisor), min(cols.divisor, min(n, blockDim.x * gridDim.x))){{$}}
-// BROKEN: bytes.write 4 * min(n, blockDim.x * gridDim.x){{$}}
+// BROKEN: bytes.write 4 * min(n, blockDim.x * gridDim.x) = 4000{{$}}
 
 // Only the members a formula or a division names are in the document, each with its place in the argument;
 // no finding without bindings.

@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,9 +83,12 @@ struct MagicDivision {
 /// Whether multiplier and shift divide every 32-bit dividend by divisor (the condition above).
 bool dividesBy(int64_t multiplier, int64_t shift, int64_t divisor);
 
-/// The first of `divisions` whose three symbols `bindings` binds to values that do not divide as the formulas
-/// assume, said in one phrase ("m.mul = 7 and m.shift = 2 do not divide by m.div = 3"); nullopt when none.
-std::optional<std::string> failedDivision(const std::vector<MagicDivision> &divisions, const Bindings &bindings);
+/// The symbols of each of `divisions` whose three symbols `bindings` binds to values that do not divide as the
+/// formulas assume: a formula that names one has no value at these bindings, the others keep theirs (ggml passes
+/// an unused divider as zeros). *first, when given, gets the first such division said in one phrase ("m.mul = 7
+/// and m.shift = 2 do not divide by m.div = 3"). Empty when every bound division holds.
+std::set<std::string> failedDivisionSymbols(const std::vector<MagicDivision> &divisions, const Bindings &bindings,
+                                            std::string *first = nullptr);
 
 struct FlopCounts {
   Quantity total, fp64, fp32, fp16, bf16, tensor, special;
