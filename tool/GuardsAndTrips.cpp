@@ -1409,7 +1409,10 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     used.insert(dim);
     total = total * *passing;
   }
-  // Summed over the threads of a block first, then over the blocks (a loop's trips vary by one or the other).
+  // Summed over the threads of a block first, then over the blocks (a loop's trips vary by one or the other;
+  // nested loops that vary by both would be a sum over every thread of the grid, too many terms to evaluate).
+  if (namesCoordinate(varying, "threadIdx") && namesCoordinate(varying, "blockIdx"))
+    return unknownLoop(*varyingLoop, "trip counts that depend on the block and on the thread index in nested loops");
   std::set<std::string> varyingSymbols = varying.symbols();
   for (int c = 0; c < 6; ++c) {
     std::string coordinate = std::string(c < 3 ? "threadIdx." : "blockIdx.") + "xyz"[c % 3];

@@ -9,6 +9,7 @@
 // RUN: roofcheck-lint %s --kernel guardedPairs --grid 3 --block 128 --arg n=1000 --arg active=100 \
 // RUN:   | FileCheck %s --check-prefix=GUARDED
 // RUN: roofcheck-lint %s --kernel gridPairs --grid 3 --block 128 --arg n=1000 | FileCheck %s --check-prefix=GRID
+// RUN: roofcheck-lint %s --kernel tilesOfPairs --grid 3 --block 128 --arg n=1000 | FileCheck %s --check-prefix=NESTED
 
 // Threads 2q and 2q + 1 start at q and step 64: between them the 128 threads of a block visit each of the
 // 1000 values twice, 2000 trips at 2 FLOPs, in each of 3 blocks: 12000.
@@ -23,7 +24,7 @@ __global__ void pairStride(const float *x, const float *y, float *dst, int n) {
 // PAIR: flops.total {{.*}}sum(threadIdx.x, blockDim.x, {{.*}}) = 12000{{$}}
 // PAIR: bytes.read unknown
 // PAIR: bytes.write {{.*}} = 1536{{$}}
-// PAIR: thread_dependent_trips.cu:17:3: unknown: index follows a loop whose trip count depends on the thread index
+// PAIR: thread_dependent_trips.cu:18:3: unknown: index follows a loop whose trip count depends on the thread index
 
 // The rank of a warp's lane in a block of warps stacked along y, written for blocks of 32 x 4 (ggml's mmvq):
 // ncols / 32 = 100 blocks of a row, starts tid / 2 in [0, 64) twice each, step 64: 200 trips a block, 1200
@@ -56,7 +57,7 @@ __global__ void guardedPairs(const float *x, float *dst, int n, int active) {
 
 // GUARDED-LABEL: kernel guardedPairs
 // GUARDED: flops.total unknown
-// GUARDED: thread_dependent_trips.cu:52:3: unknown: trip count that depends on threadIdx.x under a guard on threadIdx.x
+// GUARDED: thread_dependent_trips.cu:53:3: unknown: trip count that depends on threadIdx.x under a guard on threadIdx.x
 
 // Trips that differ by block and by thread at once would be a sum over every thread of the grid, too many
 // terms to evaluate at a real launch: the count stays unknown.
@@ -70,3 +71,16 @@ __global__ void gridPairs(const float *x, float *dst, int n) {
 // GRID-LABEL: kernel gridPairs
 // GRID: flops.total unknown
 // GRID: unknown: loop trip count it cannot determine
+
+// The same in nested loops, the outer one's trips by block and the inner one's by thread: unknown as well.
+__global__ void tilesOfPairs(const float *x, float *dst, int n) {
+  float sum = 0.0f;
+  for (int tile = 0; tile <= blockIdx.x; ++tile)
+    for (int k = threadIdx.x / 2; k < n; k += 64)
+      sum += x[tile * n + k] * 0.5f;
+  dst[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// NESTED-LABEL: kernel tilesOfPairs
+// NESTED: flops.total unknown
+// NESTED: unknown: trip counts that depend on the block and on the thread index in nested loops
