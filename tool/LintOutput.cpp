@@ -170,9 +170,11 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
     std::string failed;
     std::set<std::string> broken = failedDivisionSymbols(k.divisions, bindings, &failed);
     bool lost = false;
-    for (Quantity *q : quantitiesOf(k)) {
-      std::set<std::string> named = q->known() ? Expr::parse(q->expr).symbols() : std::set<std::string>{};
-      if (q->value && std::any_of(named.begin(), named.end(), [&](const std::string &s) { return broken.count(s); })) {
+    for (Quantity *q : broken.empty() ? std::vector<Quantity *>{} : quantitiesOf(k)) {
+      if (!q->value) // a quantity with a value is known: its expression parses
+        continue;
+      std::set<std::string> named = Expr::parse(q->expr).symbols();
+      if (std::any_of(named.begin(), named.end(), [&](const std::string &s) { return broken.count(s); })) {
         q->value.reset();
         lost = true;
       }
