@@ -54,7 +54,8 @@ def load_lint_corpus():
 
 class Evaluator(ast.NodeVisitor):
     """DESIGN.md's expression language: integers, names, + - * / (floor division on integers), min, max,
-    ceil_div, parentheses. Names are parameter names and gridDim.x-style launch dimensions."""
+    ceil_div, the comparisons lt, le, eq, ne (1 or 0), parentheses. Names are parameter names (a pointer: 1 when
+    given, 0 when null) and gridDim.x-style launch dimensions."""
 
     def __init__(self, names):
         self.names = names
@@ -92,7 +93,9 @@ class Evaluator(ast.NodeVisitor):
 
     def visit_Call(self, node):
         args = [self.visit(a) for a in node.args]
-        functions = {"min": min, "max": max, "ceil_div": lambda a, b: -(-a // b)}
+        functions = {"min": min, "max": max, "ceil_div": lambda a, b: -(-a // b),
+                     "lt": lambda a, b: int(a < b), "le": lambda a, b: int(a <= b),
+                     "eq": lambda a, b: int(a == b), "ne": lambda a, b: int(a != b)}
         return functions[node.func.id](*args)
 
     def generic_visit(self, node):
@@ -118,9 +121,12 @@ def launch_names(params, launch):
     args = {a["index"]: a for a in launch.get("args", [])}
     for p in params:
         arg = args.get(p["index"])
-        if arg is None or "*" in p["type"] or "&" in p["type"]:
+        if arg is None or "&" in p["type"]:
             continue
         raw = bytes.fromhex(arg["hex"])
+        if "*" in p["type"]:
+            names[p["name"]] = int(any(raw))
+            continue
         base = re.sub(r"\b(const|volatile)\b", "", p["type"]).strip()
         if base == "double" and len(raw) == 8:
             value = struct.unpack("<d", raw)[0]

@@ -1,5 +1,6 @@
 #include "roofcheck/Bindings.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <regex>
@@ -70,10 +71,17 @@ ScalarKind scalarKind(const std::string &type) {
   return ScalarKind::NotScalar;
 }
 
+bool isPointerType(const std::string &type) {
+  return type.find('*') != std::string::npos && type.find_first_of("&[(") == std::string::npos;
+}
+
 std::optional<Number> decodeArgument(const std::string &type, const std::string &hex) {
   std::vector<uint8_t> bytes = bytesOf(hex);
-  ScalarKind kind = scalarKind(type);
   size_t n = bytes.size();
+  if (isPointerType(type))
+    return n == 8 ? std::optional<Number>(int64_t{std::any_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b; })})
+                  : std::nullopt;
+  ScalarKind kind = scalarKind(type);
   if (kind == ScalarKind::NotScalar || n == 0 || n > 8)
     return std::nullopt;
   uint64_t raw = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -113,6 +114,10 @@ Expr Expr::make(Kind kind, Expr a, Expr b) {
 Expr Expr::min(Expr a, Expr b) { return make(Kind::Min, std::move(a), std::move(b)); }
 Expr Expr::max(Expr a, Expr b) { return make(Kind::Max, std::move(a), std::move(b)); }
 Expr Expr::ceilDiv(Expr a, Expr b) { return make(Kind::CeilDiv, std::move(a), std::move(b)); }
+Expr Expr::less(Expr a, Expr b) { return make(Kind::Less, std::move(a), std::move(b)); }
+Expr Expr::lessEqual(Expr a, Expr b) { return make(Kind::LessEqual, std::move(a), std::move(b)); }
+Expr Expr::equal(Expr a, Expr b) { return make(Kind::Equal, std::move(a), std::move(b)); }
+Expr Expr::notEqual(Expr a, Expr b) { return make(Kind::NotEqual, std::move(a), std::move(b)); }
 Expr Expr::sum(std::string variable, Expr count, Expr body) {
   auto node = std::make_shared<Node>();
   node->kind = Kind::Sum;
@@ -199,6 +204,19 @@ std::set<std::string> Expr::symbols() const {
 
 namespace {
 
+Expr comparison(Expr::Kind kind, Expr a, Expr b) {
+  switch (kind) {
+  case Expr::Kind::Less:
+    return Expr::less(std::move(a), std::move(b));
+  case Expr::Kind::LessEqual:
+    return Expr::lessEqual(std::move(a), std::move(b));
+  case Expr::Kind::Equal:
+    return Expr::equal(std::move(a), std::move(b));
+  default:
+    return Expr::notEqual(std::move(a), std::move(b));
+  }
+}
+
 int precedence(Expr::Kind kind) {
   switch (kind) {
   case Expr::Kind::Add:
@@ -242,6 +260,14 @@ const char *functionName(Expr::Kind kind) {
     return "ceil_div";
   case Expr::Kind::Sum:
     return "sum";
+  case Expr::Kind::Less:
+    return "lt";
+  case Expr::Kind::LessEqual:
+    return "le";
+  case Expr::Kind::Equal:
+    return "eq";
+  case Expr::Kind::NotEqual:
+    return "ne";
   default:
     return nullptr;
   }
@@ -281,6 +307,10 @@ void print(const Expr &e, std::string &out) {
   case Expr::Kind::Max:
   case Expr::Kind::CeilDiv:
   case Expr::Kind::Sum:
+  case Expr::Kind::Less:
+  case Expr::Kind::LessEqual:
+  case Expr::Kind::Equal:
+  case Expr::Kind::NotEqual:
     out += functionName(e.kind());
     out += '(';
     if (e.kind() == Expr::Kind::Sum)
@@ -503,19 +533,16 @@ private:
     std::string name = dottedName();
     skipSpace();
     if (pos_ < text_.size() && text_[pos_] == '(') {
-      Expr::Kind kind;
-      if (name == "min")
-        kind = Expr::Kind::Min;
-      else if (name == "max")
-        kind = Expr::Kind::Max;
-      else if (name == "ceil_div")
-        kind = Expr::Kind::CeilDiv;
-      else if (name == "sum")
-        kind = Expr::Kind::Sum;
-      else {
+      static const Expr::Kind functions[] = {Expr::Kind::Min,  Expr::Kind::Max,       Expr::Kind::CeilDiv,
+                                             Expr::Kind::Sum,  Expr::Kind::Less,      Expr::Kind::LessEqual,
+                                             Expr::Kind::Equal, Expr::Kind::NotEqual};
+      const Expr::Kind *known = std::find_if(std::begin(functions), std::end(functions),
+                                             [&](Expr::Kind k) { return name == functionName(k); });
+      if (known == std::end(functions)) {
         pos_ = start;
-        fail("unknown function '" + name + "' (known: min, max, ceil_div, sum)");
+        fail("unknown function '" + name + "' (known: min, max, ceil_div, sum, lt, le, eq, ne)");
       }
+      Expr::Kind kind = *known;
       ++pos_;
       std::string variable;
       if (kind == Expr::Kind::Sum) {
@@ -536,8 +563,10 @@ private:
         return Expr::max(a, b);
       case Expr::Kind::Sum:
         return Expr::sum(std::move(variable), a, b);
-      default:
+      case Expr::Kind::CeilDiv:
         return Expr::ceilDiv(a, b);
+      default:
+        return comparison(kind, a, b);
       }
     }
     return Expr::symbol(std::move(name));
@@ -633,6 +662,14 @@ Number applyUnchecked(Expr::Kind kind, const Number &x, const Number &y) {
     if (integers)
       return std::max(x.integer(), y.integer());
     return Number::real(std::max(x.toDouble(), y.toDouble()));
+  case Expr::Kind::Less:
+    return int64_t{integers ? x.integer() < y.integer() : x.toDouble() < y.toDouble()};
+  case Expr::Kind::LessEqual:
+    return int64_t{integers ? x.integer() <= y.integer() : x.toDouble() <= y.toDouble()};
+  case Expr::Kind::Equal:
+    return int64_t{integers ? x.integer() == y.integer() : x.toDouble() == y.toDouble()};
+  case Expr::Kind::NotEqual:
+    return int64_t{integers ? x.integer() != y.integer() : x.toDouble() != y.toDouble()};
   default:
     throw Error("internal: not a binary operator");
   }
@@ -870,6 +907,11 @@ Normal simplifyFunction(const Expr &e) {
     if (b.isConstant() && b.constantValue().isInteger() && b.constantValue().integer() == 1)
       return a;
     return Normal::atom(Expr::ceilDiv(sa, sb));
+  case Expr::Kind::Less:
+  case Expr::Kind::LessEqual:
+  case Expr::Kind::Equal:
+  case Expr::Kind::NotEqual:
+    return Normal::atom(comparison(e.kind(), sa, sb));
   default:
     break;
   }

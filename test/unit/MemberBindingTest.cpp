@@ -152,3 +152,48 @@ TEST(LaunchJoin, BindsMembersFromTheArgumentsBytesAndChecksDivisions) {
             std::string::npos)
       << run.notEvaluated()[0];
 }
+
+TEST(LaunchJoin, BindsATestedPointerToWhetherItIsGivenAndKeysItsLaunchesSo) {
+  // `if (bias) v += bias[i];` and a gate in a struct, `if (fusion.gate) ...`: the formulas name both pointers.
+  StaticKernel k;
+  k.name = "fused";
+  k.mangled = "_Z5fusedPfPKfS1_i6Fusion";
+  k.params = {{0, "out", "float *", 8, {}},
+              {1, "in", "const float *", 8, {}},
+              {2, "bias", "const float *", 8, {}},
+              {3, "n", "int", 4, {}},
+              {4, "fusion", "Fusion", 8, {{"fusion.gate", "const float *", 0, 8}}}};
+  k.flops = {q("n + bias * n + 2 * fusion.gate * n"), q("0"), q("n + bias * n + 2 * fusion.gate * n"),
+             q("0"), q("0"), q("0"), q("0")};
+  k.bytes = {q("8 * n"), q("4 * n"), q("12 * n"), q("12 * n")};
+  k.intensity = {Quantity::unknown(), Quantity::unknown()};
+  StaticDocument doc{"t", "sm_90", {k}};
+  join::LaunchJoin run({{"k.static.json", &doc}});
+  auto launch = [&](int64_t index, const std::string &in, const std::string &bias, const std::string &gate) {
+    Launch l;
+    l.index = index;
+    l.mangled = k.mangled;
+    l.grid = {4, 1, 1};
+    l.block = {256, 1, 1};
+    l.args = {{0, 0, 8, "00001000007f0000", std::nullopt}, {1, 8, 8, in, std::nullopt},
+              {2, 16, 8, bias, std::nullopt}, {3, 24, 4, littleEndian(1000), 1000},
+              {4, 32, 8, gate, std::nullopt}};
+    return l;
+  };
+  const std::string given = "0000a00b737f0000", other = "0000b00b737f0000", null = "0000000000000000";
+  MeasuredFile file;
+  // Two addresses of the untested input and of the bias are one signature; a null bias or gate another each.
+  file.launches = {launch(0, given, given, null), launch(1, other, other, null), launch(2, given, null, null),
+                   launch(3, given, given, given)};
+  run.add(file, "k.jsonl");
+  const join::JoinedKernel *joined = run.find(k.mangled);
+  ASSERT_NE(joined, nullptr);
+  ASSERT_EQ(joined->signatures.size(), 3u);
+  EXPECT_EQ(joined->signatures[0].tally.launches, 2);
+  EXPECT_EQ(joined->signatures[0].values[join::Flops], 2000.0);
+  EXPECT_EQ(joined->signatures[1].values[join::Flops], 1000.0);
+  EXPECT_EQ(joined->signatures[2].values[join::Flops], 4000.0);
+  EXPECT_EQ(joined->signatures[0].bindings.count("in"), 0u) << "a pointer the formulas do not name stays unbound";
+  EXPECT_EQ(joined->signatures[2].bindings.at("fusion.gate"), Number(int64_t{1}));
+  EXPECT_TRUE(run.notEvaluated().empty());
+}

@@ -16,8 +16,12 @@ enum class ScalarKind { Signed, Unsigned, Float, Double, NotScalar };
 /// "float" -> Float, "float *" or a struct -> NotScalar.
 ScalarKind scalarKind(const std::string &type);
 
-/// The argument's value read from hex (two digits a byte, in memory order) as `type`. nullopt for
-/// pointers, references and types that are not plain integers or floating point, and for a size that
+/// Whether `type` is a pointer ("const float *", "void *__restrict__").
+bool isPointerType(const std::string &type);
+
+/// The argument's value read from hex (two digits a byte, in memory order) as `type`; a pointer is 1 when it
+/// is not null and 0 when it is (the formulas name a pointer only where the kernel tests it). nullopt for
+/// references and types that are neither pointers nor plain integers or floating point, and for a size that
 /// does not fit the type. Malformed hex throws Error.
 std::optional<Number> decodeArgument(const std::string &type, const std::string &hex);
 

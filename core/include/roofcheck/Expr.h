@@ -53,7 +53,7 @@ private:
 /// An immutable expression tree. Copies share structure.
 class Expr {
 public:
-  enum class Kind { Integer, Real, Symbol, Add, Sub, Mul, Div, Neg, Min, Max, CeilDiv, Sum };
+  enum class Kind { Integer, Real, Symbol, Add, Sub, Mul, Div, Neg, Min, Max, CeilDiv, Sum, Less, LessEqual, Equal, NotEqual };
 
   /// The integer 0.
   Expr();
@@ -64,6 +64,13 @@ public:
   static Expr min(Expr a, Expr b);
   static Expr max(Expr a, Expr b);
   static Expr ceilDiv(Expr a, Expr b);
+  /// 1 where the comparison holds, else 0 (`lt`, `le`, `eq`, `ne`), compared as C compares them: as integers
+  /// when both are, else as doubles. What a count does only on one side of a test of its parameters
+  /// (`if (use_bias)`) is counted times the test.
+  static Expr less(Expr a, Expr b);
+  static Expr lessEqual(Expr a, Expr b);
+  static Expr equal(Expr a, Expr b);
+  static Expr notEqual(Expr a, Expr b);
   /// body summed over `variable` = 0, 1, ..., count - 1 (no term when count <= 0); `variable` is bound inside
   /// body only. Evaluation adds the terms one by one, at most MaxSumTerms in one evaluation.
   static Expr sum(std::string variable, Expr count, Expr body);
@@ -91,7 +98,7 @@ public:
   std::string str() const;
 
   /// Constant folding and collection of like terms (polynomial normal form over the non-polynomial
-  /// parts: symbols, min/max/ceil_div and divisions that are not exact). Never changes the value.
+  /// parts: symbols, min/max/ceil_div, comparisons and divisions that are not exact). Never changes the value.
   Expr simplified() const;
 
   /// Replaces bound symbols by their values and simplifies; unbound symbols stay.

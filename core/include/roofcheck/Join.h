@@ -198,11 +198,13 @@ private:
   struct KernelIndex {
     std::map<std::string, size_t> signatures; ///< by grid, block and raw argument bytes
     std::map<std::string, size_t> processes;  ///< by label
+    /// Pointer parameters the formulas name (`if (bias)`), by index: bound to whether they are given.
+    std::set<int> testedPointers;
   };
   /// Keeps the header and starts a file: its process label.
   std::string startFile(const MeasuredHeader &header, const std::string &path);
   void take(const Launch &l, const MeasuredHeader &header, const std::string &path, const std::string &label);
-  Signature newSignature(const JoinedKernel &k, const Launch &l, const std::string &path);
+  Signature newSignature(const JoinedKernel &k, const KernelIndex &index, const Launch &l, const std::string &path);
 
   std::map<std::string, const StaticKernel *> statics_;
   std::deque<JoinedKernel> kernels_;
