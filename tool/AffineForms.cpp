@@ -2,6 +2,8 @@
 // source divides thread indices by, and the affine forms of addresses and bounds.
 #include "KernelAnalysis.h"
 
+#include "roofcheck/Bindings.h"
+
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -415,6 +417,9 @@ std::optional<Poly> KernelAnalysis::atLeastOneQuotient(const llvm::SelectInst *s
 
 Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
   if (auto *arg = dyn_cast<llvm::Argument>(value)) {
+    // A pointer's name stands for whether it is given (parameterTruth), never for its address.
+    if (arg->getType()->isPointerTy())
+      return unknownAtom("arithmetic on an address", value);
     std::string name = paramName(arg->getArgNo());
     Atom atom = makeAtom(AtomKind::Param, -1, nullptr, Expr::symbol(name));
     return Poly::atom(intern("param:" + name, atom));
@@ -501,7 +506,8 @@ Poly KernelAnalysis::valueAtom(const llvm::Value *value) {
   }
   if (auto *load = dyn_cast<llvm::LoadInst>(value); load && readsParameter(load)) {
     const ParamField *field = loadedField(load);
-    if (field && load->getType()->isIntegerTy()) {
+    ScalarKind kind = field ? scalarKind(field->type) : ScalarKind::NotScalar;
+    if (load->getType()->isIntegerTy() && (kind == ScalarKind::Signed || kind == ScalarKind::Unsigned)) {
       Atom atom = makeAtom(AtomKind::Param, -1, nullptr, Expr::symbol(field->name));
       return Poly::atom(intern("param:" + field->name, atom));
     }

@@ -7,6 +7,7 @@
 #include "PhaseTimes.h"
 #include "SourceFacts.h"
 
+#include "roofcheck/Bindings.h"
 #include "roofcheck/Error.h"
 #include "roofcheck/Json.h"
 
@@ -193,6 +194,13 @@ public:
       p.index = static_cast<int>(i);
       p.name = param->getNameAsString();
       p.type = param->getType().getAsString(policy);
+      // An enum or a typedef the join cannot read as a number (`GluOp op`, `index_t n`): the integer or
+      // floating type it stands for.
+      clang::QualType canonical = param->getType().getCanonicalType();
+      if (const auto *enumType = canonical->getAs<clang::EnumType>())
+        canonical = enumType->getDecl()->getIntegerType().getCanonicalType();
+      if (scalarKind(p.type) == ScalarKind::NotScalar && (canonical->isIntegerType() || canonical->isRealFloatingType()))
+        p.type = canonical.getUnqualifiedType().getAsString(policy);
       p.size = param->getType()->isIncompleteType() ? 0 : context_->getTypeSizeInChars(param->getType()).getQuantity();
       p.fields = scalarFields(*context_, *param);
       kernel.params.push_back(p);

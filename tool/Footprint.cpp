@@ -355,6 +355,11 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             reason.replace(count, 9, "the footprint");
           cause = unmodelled.cause;
           where = branch;
+        } else if (auto tested = parameterTests_.find(&block);
+                   known && tested != parameterTests_.end() && tested->second.decidesFootprint) {
+          known = false;
+          reason = "branch on a parameter value (the footprint depends on which side runs)";
+          where = tested->second.branch;
         }
         if (known) {
           const std::vector<Constraint> &constraints = guards(&block);

@@ -2,6 +2,8 @@
 // loop models (trip counts), and the count of a block over the launch.
 #include "KernelAnalysis.h"
 
+#include "roofcheck/Bindings.h"
+
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
@@ -186,21 +188,27 @@ void KernelAnalysis::compareConstraint(const llvm::ICmpInst *cmp, bool truth, st
 
 namespace {
 
-/// `if (p)` or `if (p != nullptr)` on a pointer parameter (or a row of it, `p + offset`), on the side where it
-/// holds: an optional input or output (a bias, the mean a normalisation may also write). The counts are those
-/// of a launch that passes it; the other side, work done only without it, stays a test of a parameter.
-bool testsPointerGiven(const llvm::Value *cond, bool truth) {
+/// The pointer that `if (p)` or `if (p != nullptr)` tests, on the side where it holds (given); null elsewhere.
+const llvm::Value *pointerTestedGiven(const llvm::Value *cond, bool truth) {
   const auto *cmp = dyn_cast<llvm::ICmpInst>(cond);
   if (!cmp || !cmp->isEquality() || (cmp->getPredicate() == llvm::CmpInst::ICMP_NE) != truth)
-    return false;
-  const llvm::Value *pointer = isa<llvm::ConstantPointerNull>(cmp->getOperand(1)) ? cmp->getOperand(0)
-                               : isa<llvm::ConstantPointerNull>(cmp->getOperand(0)) ? cmp->getOperand(1)
-                                                                                    : nullptr;
-  return pointer && isa<llvm::Argument>(pointedObject(pointer));
+    return nullptr;
+  return isa<llvm::ConstantPointerNull>(cmp->getOperand(1))   ? cmp->getOperand(0)
+         : isa<llvm::ConstantPointerNull>(cmp->getOperand(0)) ? cmp->getOperand(1)
+                                                              : nullptr;
 }
 
-/// A condition `c && p != nullptr` on its true side, the pointer given: c (`if (lane == 0 && mean != nullptr)`).
-const llvm::Value *withoutPointerGiven(const llvm::Value *cond, bool truth) {
+} // namespace
+
+std::optional<Expr> KernelAnalysis::optionalPointerGiven(const llvm::Value *cond, bool truth) {
+  const llvm::Value *pointer = pointerTestedGiven(cond, truth);
+  const llvm::Value *object = pointer ? pointedObject(pointer) : nullptr;
+  if (!object || (!isa<llvm::Argument>(object) && !isa<llvm::LoadInst>(object)))
+    return std::nullopt;
+  return parameterValue(object);
+}
+
+const llvm::Value *KernelAnalysis::withoutPointerGiven(const llvm::Value *cond, bool truth) {
   const llvm::Value *first = nullptr, *second = nullptr;
   if (const auto *both = dyn_cast<llvm::BinaryOperator>(cond); both && both->getOpcode() == llvm::Instruction::And) {
     first = both->getOperand(0);
@@ -214,17 +222,29 @@ const llvm::Value *withoutPointerGiven(const llvm::Value *cond, bool truth) {
   }
   if (!truth || !first)
     return cond;
-  return testsPointerGiven(second, truth) ? first : testsPointerGiven(first, truth) ? second : cond;
+  return optionalPointerGiven(second, truth) ? first : optionalPointerGiven(first, truth) ? second : cond;
 }
 
-} // namespace
-
 void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
-                                          bool *parameterTest, std::optional<Unmodelled> &unmodelled, int depth) {
-  if (depth > 8 || testsPointerGiven(cond, truth))
+                                          ParameterTest &parameterTest, std::optional<Unmodelled> &unmodelled,
+                                          int depth) {
+  if (depth > 8)
     return;
+  auto take = [&](const std::optional<Expr> &holds) {
+    parameterTest.any = true;
+    if (holds && parameterTest.holds)
+      parameterTest.holds = *parameterTest.holds * *holds;
+    else
+      parameterTest.holds.reset();
+  };
+  if (std::optional<Expr> given = optionalPointerGiven(cond, truth)) {
+    take(given);
+    return;
+  }
   if (parameterOnly(cond, 0)) {
-    *parameterTest = true;
+    parameterTest.decidesFootprint = true;
+    std::optional<Expr> holds = parameterTruth(cond);
+    take(holds ? std::optional<Expr>(truth ? *holds : Expr::integer(1) - *holds) : std::nullopt);
     return;
   }
   auto note = [&](const llvm::Value *leaf) {
@@ -271,6 +291,177 @@ void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, s
   note(cond);
 }
 
+
+void KernelAnalysis::takeParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch,
+                                       const Expr &holds, bool decidesFootprint) {
+  auto [entry, fresh] = parameterTests_.try_emplace(block, ParameterTests{branch, holds, decidesFootprint});
+  ParameterTests &tests = entry->second;
+  if (fresh)
+    return;
+  tests.holds = tests.holds * holds;
+  if (decidesFootprint && !tests.decidesFootprint)
+    tests = {branch, tests.holds, true};
+}
+
+void KernelAnalysis::unmodelledParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch) {
+  if (!unmodelledBranches_.count(block))
+    unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
+  threadTests_[block] = std::nullopt;
+  uncountable_.insert(block);
+}
+
+std::optional<Expr> KernelAnalysis::parameterValue(const llvm::Value *value) {
+  if (auto *constant = dyn_cast<llvm::ConstantInt>(value); constant && constant->getBitWidth() <= 64)
+    return Expr::integer(constant->getSExtValue());
+  if (auto *constant = dyn_cast<llvm::ConstantFP>(value)) {
+    double real = constant->getValueAPF().convertToDouble();
+    return std::isfinite(real) ? std::optional<Expr>(Expr::real(real)) : std::nullopt;
+  }
+  if (isa<llvm::ConstantPointerNull>(value))
+    return Expr::integer(0);
+  // A member of a by-value struct argument of the kind `value` is (a float member read as a float).
+  auto member = [&](const llvm::Value *v, bool (*kind)(const std::string &)) -> std::optional<Expr> {
+    auto *load = dyn_cast<llvm::LoadInst>(v);
+    const ParamField *field = load && readsParameter(load) && !load->isVolatile() ? loadedField(load) : nullptr;
+    if (field && kind(field->type))
+      return Expr::symbol(field->name);
+    return std::nullopt;
+  };
+  if (value->getType()->isPointerTy()) {
+    // A row of a given pointer (p + offset) is given; null only where p is.
+    const llvm::Value *base = value->stripInBoundsOffsets();
+    if (auto *arg = dyn_cast<llvm::Argument>(base))
+      return Expr::symbol(paramName(arg->getArgNo()));
+    return member(base, isPointerType);
+  }
+  if (value->getType()->isFloatingPointTy()) {
+    if (auto *widened = dyn_cast<llvm::FPExtInst>(value))
+      return parameterValue(widened->getOperand(0));
+    if (auto *arg = dyn_cast<llvm::Argument>(value))
+      return Expr::symbol(paramName(arg->getArgNo()));
+    return member(value, [](const std::string &type) {
+      return scalarKind(type) == ScalarKind::Float || scalarKind(type) == ScalarKind::Double;
+    });
+  }
+  if (!se_.isSCEVable(value->getType()))
+    return std::nullopt;
+  Poly poly = toPoly(se_.getSCEV(const_cast<llvm::Value *>(value)));
+  if (!invariant(poly))
+    return std::nullopt;
+  return toExpr(poly);
+}
+
+std::optional<Expr> KernelAnalysis::parameterTruth(const llvm::Value *cond, int depth) {
+  if (depth > 8)
+    return std::nullopt;
+  Expr one = Expr::integer(1);
+  if (auto *constant = dyn_cast<llvm::ConstantInt>(cond))
+    return Expr::integer(constant->isOne() ? 1 : 0);
+  if (auto *cmp = dyn_cast<llvm::CmpInst>(cond)) {
+    std::optional<Expr> a = parameterValue(cmp->getOperand(0)), b = parameterValue(cmp->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    // A pointer against null reads as the pointer, whose value is whether it is given; two addresses have no
+    // expression.
+    if (cmp->getOperand(0)->getType()->isPointerTy()) {
+      bool againstNull =
+          isa<llvm::ConstantPointerNull>(cmp->getOperand(0)) || isa<llvm::ConstantPointerNull>(cmp->getOperand(1));
+      if (!cmp->isEquality() || !againstNull)
+        return std::nullopt;
+      Expr given = isa<llvm::ConstantPointerNull>(cmp->getOperand(1)) ? *a : *b;
+      return cmp->getPredicate() == llvm::CmpInst::ICMP_EQ ? one - given : given;
+    }
+    using P = llvm::CmpInst::Predicate;
+    switch (cmp->getPredicate()) {
+    case P::ICMP_EQ:
+    case P::FCMP_OEQ:
+      return Expr::equal(*a, *b);
+    case P::ICMP_NE:
+    case P::FCMP_UNE:
+      return Expr::notEqual(*a, *b);
+    case P::ICMP_SLT:
+    case P::ICMP_ULT:
+    case P::FCMP_OLT:
+      return Expr::less(*a, *b);
+    case P::ICMP_SLE:
+    case P::ICMP_ULE:
+    case P::FCMP_OLE:
+      return Expr::lessEqual(*a, *b);
+    case P::ICMP_SGT:
+    case P::ICMP_UGT:
+    case P::FCMP_OGT:
+      return Expr::less(*b, *a);
+    case P::ICMP_SGE:
+    case P::ICMP_UGE:
+    case P::FCMP_OGE:
+      return Expr::lessEqual(*b, *a);
+    // The unordered ones hold for a NaN too: the negation of the ordered opposite.
+    case P::FCMP_ONE:
+      return Expr::less(*a, *b) + Expr::less(*b, *a);
+    case P::FCMP_UEQ:
+      return one - (Expr::less(*a, *b) + Expr::less(*b, *a));
+    case P::FCMP_ULT:
+      return one - Expr::lessEqual(*b, *a);
+    case P::FCMP_ULE:
+      return one - Expr::less(*b, *a);
+    case P::FCMP_UGT:
+      return one - Expr::lessEqual(*a, *b);
+    case P::FCMP_UGE:
+      return one - Expr::less(*a, *b);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (auto *bin = dyn_cast<llvm::BinaryOperator>(cond)) {
+    std::optional<Expr> a = parameterTruth(bin->getOperand(0), depth + 1);
+    std::optional<Expr> b = a ? parameterTruth(bin->getOperand(1), depth + 1) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    switch (bin->getOpcode()) {
+    case llvm::Instruction::And:
+      return *a * *b;
+    case llvm::Instruction::Or:
+      return *a + *b - *a * *b;
+    case llvm::Instruction::Xor:
+      return *a + *b - Expr::integer(2) * *a * *b;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (auto *select = dyn_cast<llvm::SelectInst>(cond)) {
+    std::optional<Expr> c = parameterTruth(select->getCondition(), depth + 1);
+    std::optional<Expr> a = c ? parameterTruth(select->getTrueValue(), depth + 1) : std::nullopt;
+    std::optional<Expr> b = a ? parameterTruth(select->getFalseValue(), depth + 1) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    return *c * *a + (one - *c) * *b;
+  }
+  // A bool read as a byte and narrowed to its one bit (the narrowing says the byte is 0 or 1), or a bool
+  // parameter itself.
+  if (auto *narrowed = dyn_cast<llvm::TruncInst>(cond); narrowed && narrowed->hasNoUnsignedWrap())
+    return parameterValue(narrowed->getOperand(0));
+  if (isa<llvm::Argument>(cond))
+    return parameterValue(cond);
+  return std::nullopt;
+}
+
+std::optional<Expr> KernelAnalysis::switchTruth(const llvm::SwitchInst *select, const llvm::BasicBlock *target) {
+  std::optional<Expr> value = parameterValue(select->getCondition());
+  if (!value)
+    return std::nullopt;
+  Expr holds = Expr::integer(0), anyCase = Expr::integer(0);
+  for (const auto &c : select->cases()) {
+    if (c.getCaseValue()->getBitWidth() > 64)
+      return std::nullopt;
+    Expr is = Expr::equal(*value, Expr::integer(c.getCaseValue()->getSExtValue()));
+    anyCase = anyCase + is;
+    if (c.getCaseSuccessor() == target)
+      holds = holds + is;
+  }
+  if (select->getDefaultDest() == target)
+    holds = holds + (Expr::integer(1) - anyCase);
+  return holds;
+}
 
 bool KernelAnalysis::movesWithLoop(const llvm::ICmpInst *cmp) {
   if (!se_.isSCEVable(cmp->getOperand(0)->getType()))
@@ -319,10 +510,10 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
       for (const llvm::BasicBlock *target : llvm::successors(from))
         if (llvm::BasicBlockEdge(from, target).isSingleEdge() && dt_.dominates(llvm::BasicBlockEdge(from, target), block) &&
             parameterOnly(select->getCondition(), 0)) {
-          if (!unmodelledBranches_.count(block))
-            unmodelledBranches_[block] = {select, {"branch on a parameter value (the count depends on which side runs)"}};
-          threadTests_[block] = std::nullopt;
-          uncountable_.insert(block);
+          if (std::optional<Expr> holds = switchTruth(select, target))
+            takeParameterTest(block, select, *holds, true);
+          else
+            unmodelledParameterTest(block, select);
         }
       continue;
     }
@@ -335,20 +526,23 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
     for (unsigned s = 0; s < 2; ++s) {
       llvm::BasicBlockEdge edge(from, branch->getSuccessor(s));
       if (dt_.dominates(edge, block)) {
-        bool parameterTest = false;
+        ParameterTest parameterTest;
         std::optional<Unmodelled> unmodelled;
         size_t before = out.size();
-        conditionConstraints(branch->getCondition(), s == 0, out, &parameterTest, unmodelled);
+        conditionConstraints(branch->getCondition(), s == 0, out, parameterTest, unmodelled);
         auto added = llvm::make_range(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
         if (llvm::any_of(added, [](const Constraint &c) { return c.digitBelow.has_value(); }))
           digitGuardBranches_.try_emplace(block, branch);
         if (llvm::any_of(added, [](const Constraint &c) { return c.digitBelow && !c.boundsIndexToo; }))
           uncountedDigitGuards_.insert(block);
-        if (parameterTest && !guardsLoop(branch) && !returnsAtOnce(branch->getSuccessor(1 - s))) {
-          if (!unmodelledBranches_.count(block))
-            unmodelledBranches_[block] = {branch, {"branch on a parameter value (the count depends on which side runs)"}};
-          threadTests_[block] = std::nullopt;
-          uncountable_.insert(block);
+        // An early return on a test of parameters (`if (n <= 0) return;`, `if (mode == 1) return;`) leaves the
+        // footprint as a launch that passes it has it; one without an expression is taken as passed.
+        if (parameterTest.any && !guardsLoop(branch)) {
+          bool earlyReturn = returnsAtOnce(branch->getSuccessor(1 - s));
+          if (parameterTest.holds)
+            takeParameterTest(block, branch, *parameterTest.holds, parameterTest.decidesFootprint && !earlyReturn);
+          else if (!earlyReturn)
+            unmodelledParameterTest(block, branch);
         }
         // The test that skips a loop it guards belongs to that loop (a data-dependent while loop is an unknown
         // of its own).
@@ -1282,7 +1476,9 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
     for (const DigitTest &test : digitTests_.at(block))
       lanes[test.dim].push_back(test);
   }
-  Expr factor = Expr::integer(1);
+  // Tests of parameters alone the block is reached under: 1 where they hold.
+  auto tested = parameterTests_.find(block);
+  Expr factor = tested != parameterTests_.end() ? tested->second.holds : Expr::integer(1);
   // The factors that differ from block to block or from thread to thread, summed over those coordinates below.
   Expr varying = Expr::integer(1);
   const LoopModel *varyingLoop = nullptr;

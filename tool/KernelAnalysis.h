@@ -420,8 +420,37 @@ private:
     UnknownCause cause = UnknownCause::Analysis;
     bool threadTest = false; ///< it tests thread coordinates (not data, not parameters)
   };
-  void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out, bool *parameterTest,
-                            std::optional<Unmodelled> &unmodelled, int depth = 0);
+  /// The tests of parameters alone (`if (use_bias)`, `n > 0 &&`) among a branch's conditions: whether there is
+  /// one, and 1 where all of them hold on the side taken, 0 elsewhere; nullopt where one has no expression.
+  struct ParameterTest {
+    bool any = false;
+    std::optional<Expr> holds = Expr::integer(1);
+    /// A test other than of an optional pointer being given (whose footprint is counted as if it were).
+    bool decidesFootprint = false;
+  };
+  void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
+                            ParameterTest &parameterTest, std::optional<Unmodelled> &unmodelled, int depth = 0);
+  /// A value computed from parameters and launch sizes alone as an expression: an integer, a float or double,
+  /// or a pointer as 1 when given and 0 when null; nullopt where the expressions cannot write it (a computed
+  /// float, an address).
+  std::optional<Expr> parameterValue(const llvm::Value *value);
+  /// 1 where the condition `cond` of parameters alone holds and 0 where it does not, compared as the kernel
+  /// compares (a NaN float unordered); nullopt where its values have no expression.
+  std::optional<Expr> parameterTruth(const llvm::Value *cond, int depth = 0);
+  /// `if (p)` or `if (p != nullptr)` on a pointer parameter or member (or a row of it, `p + offset`), on the side
+  /// where it holds: an optional input or output (a bias, the mean a normalisation may also write). Its value,
+  /// the pointer's symbol (1 when given); the counts take it as a test, the footprint is that of a launch that
+  /// passes it. The other side, work done only without it, is a test of a parameter like any other.
+  std::optional<Expr> optionalPointerGiven(const llvm::Value *cond, bool truth);
+  /// A condition `c && p != nullptr` on its true side, the pointer given: c (`if (lane == 0 && mean != nullptr)`).
+  const llvm::Value *withoutPointerGiven(const llvm::Value *cond, bool truth);
+  /// 1 where a switch on parameters alone goes to `target`, 0 elsewhere.
+  std::optional<Expr> switchTruth(const llvm::SwitchInst *select, const llvm::BasicBlock *target);
+  /// Records tests of parameters that block is reached under (parameterTests_).
+  void takeParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch, const Expr &holds,
+                         bool decidesFootprint);
+  /// A test of parameters without an expression: the block's counts are unknown.
+  void unmodelledParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch);
   /// Why a condition that gave no constraint still decides which threads run: it tests values loaded from
   /// memory, or thread coordinates in a form the guards cannot express; empty when it does neither.
   std::optional<Unmodelled> unmodelledTest(const llvm::Value *cond) const;
@@ -612,6 +641,15 @@ private:
   /// Blocks reached only on one side of a branch the guards cannot express (a test of parameter values, of
   /// data, of thread coordinates in an unmodelled form): their counts are unknown, with the branch's reason.
   std::map<const llvm::BasicBlock *, std::pair<const llvm::Instruction *, Unmodelled>> unmodelledBranches_;
+  /// Blocks reached only on one side of tests of parameters that the expressions write: the product of the
+  /// tests, which their counts take as a factor, and whether one decides the footprint, which then stays
+  /// unknown (which side runs decides it), with the first branch that does.
+  struct ParameterTests {
+    const llvm::Instruction *branch = nullptr;
+    Expr holds;
+    bool decidesFootprint = false;
+  };
+  std::map<const llvm::BasicBlock *, ParameterTests> parameterTests_;
   /// For those blocks: the threadIdx dimensions their unmodelled branches test, where every one of them
   /// tests threadIdx alone (which threads of a block run the block, not which blocks or what data);
   /// nullopt where one tests anything else.

@@ -297,6 +297,7 @@ KernelEstimate KernelAnalysis::run() {
   polys_.clear(); // a quotient of a stride loop's index, read before its loop was modelled, is one now
   guards_.clear();
   unmodelledBranches_.clear();
+  parameterTests_.clear();
   threadTests_.clear();
   std::array<std::optional<Expr>, BucketCount> buckets;
   buckets.fill(Expr::integer(0));

@@ -81,7 +81,8 @@ private:
   void scalar(const std::string &name, clang::QualType type, int64_t offset) {
     if (const auto *enumType = type->getAs<clang::EnumType>())
       type = enumType->getDecl()->getIntegerType().getCanonicalType();
-    if ((!type->isIntegerType() && !type->isPointerType()) || fields_.size() >= MaxFields)
+    if ((!type->isIntegerType() && !type->isPointerType() && !type->isRealFloatingType()) ||
+        fields_.size() >= MaxFields)
       return;
     clang::PrintingPolicy policy(context_.getLangOpts());
     fields_.push_back({name, type.getUnqualifiedType().getAsString(policy), offset,

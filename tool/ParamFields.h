@@ -14,7 +14,7 @@ class ParmVarDecl;
 
 namespace roofcheck::lint {
 
-/// The integer and pointer members of `param` when it is a struct, class or lambda passed by value, at any depth
+/// The integer, floating-point and pointer members of `param` when it is a struct, class or lambda passed by value, at any depth
 /// of nesting and inheritance, each named `param.member.member` (a lambda's captures by the captured
 /// variable's name). Unions, bit-fields and arrays are left out: their bytes do not name one scalar.
 std::vector<ParamField> scalarFields(const clang::ASTContext &context, const clang::ParmVarDecl &param);

@@ -1,7 +1,7 @@
-// A test with a loop on each side chooses between the loops: it is no loop's guard, and which side runs is
-// unknown, never both sides counted (a GEMM epilogue that reads its source fragment by fragment only when
+// A test with a loop on each side chooses between the loops: it is no loop's guard, and each side is counted
+// times its test, never both sides (a GEMM epilogue that reads its source fragment by fragment only when
 // beta is not zero). A test whose other side goes where the loop ends guards that loop, as a rotated loop's is.
-// RUN: roofcheck-lint %s --grid 1 --block 32 --arg n=5 | FileCheck %s
+// RUN: roofcheck-lint %s --grid 1 --block 32 --arg n=5 --arg beta=0.5 | FileCheck %s
 
 __global__ void epilogueFragments(float *out, const float *source, float alpha, float beta) {
   float frag[8];
@@ -18,9 +18,11 @@ __global__ void epilogueFragments(float *out, const float *source, float alpha, 
     out[threadIdx.x * 8 + i] = frag[i];
 }
 
+// 8 FMAs and 8 multiplies a thread where beta != 0, 8 multiplies where it is 0.
 // CHECK-LABEL: kernel epilogueFragments
-// CHECK: flops.fp32 unknown
-// CHECK: unknown: branch on a parameter value (the count depends on which side runs)
+// CHECK: flops.fp32 16 * {{.*}} * ne(beta, 0.0) + 8 * {{.*}} = 768{{$}}
+// CHECK-NOT: the count depends
+// CHECK: unknown: branch on a parameter value (the footprint depends on which side runs)
 
 // 5 trips of one FMA: 10 FLOPs a thread, 32 threads; the test in front of the loop is its own.
 __global__ void guardedRows(float *out, float alpha, int n) {

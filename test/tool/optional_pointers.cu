@@ -1,7 +1,10 @@
 // A pointer parameter tested against null is an optional input or output (a bias, the mean a normalisation
-// may also write): the counts are those of a launch that passes it. Work done only when it is missing still
-// depends on which side runs, an unknown. 1,000 rows of 64 floats; 4 blocks of 256 threads.
-// RUN: roofcheck-lint %s --grid 4 --block 256 --arg rows=1000 --arg cols=64 --arg n=1000 | FileCheck %s
+// may also write): the counts take the test, the pointer standing for whether it is given (1) or null (0), and
+// the footprint is that of a launch that passes it. Work done only when it is missing is counted times the
+// test too. 1,000 rows of 64 floats; 4 blocks of 256 threads.
+// RUN: roofcheck-lint %s --grid 4 --block 256 --arg rows=1000 --arg cols=64 --arg n=1000 --arg bias=1 --arg mean=1 \
+// RUN:   | FileCheck %s
+// RUN: roofcheck-lint %s --kernel add_bias --grid 4 --block 256 --arg n=1000 --arg bias=0 | FileCheck %s --check-prefix=NO-BIAS
 
 // A thread a row: the row's sum (64 adds), its mean written where asked for (a division, a special
 // function in roofcheck's buckets).
@@ -42,7 +45,7 @@ __global__ void warp_row_means(float *mean, const float *x, int rows, int cols) 
     mean[row] = s / cols;
 }
 
-// A default scale where no scale is given, the given one otherwise: which multiply runs depends on the
+// A default scale where no scale is given, the given one otherwise: a multiply either way, whatever the
 // pointer (the given one's reads are counted).
 __global__ void default_scale(float *y, const float *scale, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -63,7 +66,7 @@ __global__ void default_scale(float *y, const float *scale, int n) {
 // CHECK: bytes.write {{.*}} = 8000{{$}}
 // CHECK-NOT: unknown:
 // CHECK-LABEL: kernel add_bias
-// CHECK: flops.total {{.*}} = 1000{{$}}
+// CHECK: flops.total bias * {{.*}} = 1000{{$}}
 // CHECK: bytes.read {{.*}} = 8000{{$}}
 // CHECK: bytes.write {{.*}} = 4000{{$}}
 // CHECK-NOT: unknown:
@@ -74,6 +77,9 @@ __global__ void default_scale(float *y, const float *scale, int n) {
 // CHECK: bytes.write {{.*}} = 128{{$}}
 // CHECK-NOT: unknown:
 // CHECK-LABEL: kernel default_scale
-// CHECK: flops.total unknown
+// CHECK: flops.total {{.*}} = 1000{{$}}
 // CHECK: bytes.read {{.*}} = 8000{{$}}
-// CHECK: unknown: branch on a parameter value
+// CHECK-NOT: unknown:
+
+// NO-BIAS: flops.total bias * {{.*}} = 0{{$}}
+// NO-BIAS: bytes.read {{.*}} = 8000{{$}}

@@ -1,5 +1,7 @@
 #include "Rules.h"
 
+#include "roofcheck/Bindings.h"
+
 #include <array>
 #include <cmath>
 #include <map>
@@ -24,12 +26,21 @@ namespace {
 /// requested / ideal at a probe launch where the user bound nothing: up to 256 x 256 blocks of 32 x 8 threads
 /// and 4096 for every other size, large enough that a factor which grows with the sizes (a naive matrix
 /// product: hundreds) stands apart from one that does not (a matrix-vector product: about 2). A launch
-/// dimension the footprint does not move with is 1: the kernel would only repeat its work along it.
-std::optional<double> factorAtProbeLaunch(const Expr &requested, const Expr &ideal, const Bindings &bound) {
+/// dimension the footprint does not move with is 1: the kernel would only repeat its work along it. A pointer
+/// the formulas test is given (1).
+std::optional<double> factorAtProbeLaunch(const Expr &requested, const Expr &ideal, const Bindings &bound,
+                                          const std::vector<KernelParam> &params) {
   static const std::map<std::string, int64_t> launch = {{"blockDim.x", 32}, {"blockDim.y", 8}, {"blockDim.z", 1},
                                                         {"gridDim.x", 256}, {"gridDim.y", 256}, {"gridDim.z", 1}};
   std::set<std::string> moving = ideal.symbols();
   Bindings probe = bound;
+  for (const KernelParam &p : params) {
+    if (isPointerType(p.type))
+      probe.try_emplace(p.name, int64_t{1});
+    for (const ParamField &f : p.fields)
+      if (isPointerType(f.type))
+        probe.try_emplace(f.name, int64_t{1});
+  }
   for (const Expr *e : {&requested, &ideal})
     for (const std::string &name : e->symbols())
       if (!probe.count(name))
@@ -99,7 +110,7 @@ void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettin
     return; // no thread of this launch does the work
   } else if (!failure.empty()) {
     amount = "a multiple of its ideal bytes that the given launch cannot evaluate (" + failure + ")";
-  } else if (std::optional<double> factor = factorAtProbeLaunch(requested, ideal, context.bindings);
+  } else if (std::optional<double> factor = factorAtProbeLaunch(requested, ideal, context.bindings, e.source.params);
              factor && *factor < settings.option(id(), options().front())) {
     return; // reuse that stays small however large the sizes (x read once per row of a matrix-vector product)
   } else {
