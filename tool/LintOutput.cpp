@@ -82,26 +82,10 @@ void line(std::ostringstream &out, const char *label, const Quantity &q) {
   out << "\n";
 }
 
-std::vector<Quantity *> quantitiesOf(StaticKernel &k) {
-  std::vector<Quantity *> all = {&k.flops.total, &k.flops.fp64,  &k.flops.fp32,      &k.flops.fp16,
-                                 &k.flops.bf16,  &k.flops.tensor, &k.flops.special,  &k.bytes.read,
-                                 &k.bytes.write, &k.bytes.ideal,  &k.bytes.predicted, &k.intensity.ideal,
-                                 &k.intensity.predicted};
-  for (auto &[operation, q] : k.flops.specialByOperation)
-    all.push_back(&q);
-  for (auto &[type, q] : k.flops.tensorByType)
-    all.push_back(&q);
-  return all;
-}
-
 /// Keeps, of each parameter's members, those the kernel's formulas and divisions name: what the join must
 /// bind.
 void keepNamedFields(StaticKernel &k) {
-  std::set<std::string> named;
-  for (const Quantity *q : quantitiesOf(k))
-    if (q->known())
-      for (const std::string &symbol : Expr::parse(q->expr).symbols())
-        named.insert(symbol);
+  std::set<std::string> named = namedSymbols(k);
   for (const MagicDivision &d : k.divisions)
     named.insert({d.multiplier, d.shift, d.divisor});
   for (KernelParam &p : k.params)

@@ -255,6 +255,35 @@ std::set<std::string> failedDivisionSymbols(const std::vector<MagicDivision> &di
   return failed;
 }
 
+namespace {
+
+/// quantitiesOf for a kernel and a const one alike.
+template <typename Kernel> auto quantitiesIn(Kernel &kernel) {
+  std::vector<decltype(&kernel.flops.total)> all = {
+      &kernel.flops.total,     &kernel.flops.fp64,   &kernel.flops.fp32,      &kernel.flops.fp16,
+      &kernel.flops.bf16,      &kernel.flops.tensor, &kernel.flops.special,   &kernel.bytes.read,
+      &kernel.bytes.write,     &kernel.bytes.ideal,  &kernel.bytes.predicted, &kernel.intensity.ideal,
+      &kernel.intensity.predicted};
+  for (auto &[operation, q] : kernel.flops.specialByOperation)
+    all.push_back(&q);
+  for (auto &[type, q] : kernel.flops.tensorByType)
+    all.push_back(&q);
+  return all;
+}
+
+} // namespace
+
+std::vector<Quantity *> quantitiesOf(StaticKernel &kernel) { return quantitiesIn(kernel); }
+std::vector<const Quantity *> quantitiesOf(const StaticKernel &kernel) { return quantitiesIn(kernel); }
+
+std::set<std::string> namedSymbols(const StaticKernel &kernel) {
+  std::set<std::string> named;
+  for (const Quantity *q : quantitiesOf(kernel))
+    if (q->known())
+      named.merge(Expr::parse(q->expr).symbols());
+  return named;
+}
+
 Json toJson(const StaticDocument &doc) {
   Json kernels = Json::array();
   for (const StaticKernel &k : doc.kernels) {

@@ -273,15 +273,7 @@ void bindMembers(const KernelParam &p, const KernelArgument &a, Signature &sig) 
 
 /// The pointer parameters whose names the kernel's formulas name, by index.
 std::set<int> testedPointers(const StaticKernel &kernel) {
-  std::set<std::string> named;
-  auto collect = [&](const Quantity &q) {
-    if (q.known())
-      named.merge(Expr::parse(q.expr).symbols());
-  };
-  for (int i = 0; i < FieldCount; ++i)
-    collect(fieldOf(kernel, static_cast<Field>(i)));
-  for (const auto &[type, flops] : kernel.flops.tensorByType)
-    collect(flops);
+  std::set<std::string> named = namedSymbols(kernel);
   std::set<int> tested;
   for (const KernelParam &p : kernel.params)
     if (isPointerType(p.type) && named.count(p.name))

@@ -171,6 +171,12 @@ struct StaticKernel {
   bool library = false;
 };
 
+/// Every quantity of a kernel: its FLOPs (by source type and special operation too), bytes and intensities.
+std::vector<Quantity *> quantitiesOf(StaticKernel &kernel);
+std::vector<const Quantity *> quantitiesOf(const StaticKernel &kernel);
+/// The free symbols of a kernel's known formulas: the parameters, members and launch sizes a launch binds.
+std::set<std::string> namedSymbols(const StaticKernel &kernel);
+
 struct StaticDocument {
   std::string generator;  ///< "roofcheck-lint <version>"
   std::string arch;       ///< e.g. "sm_90"
