@@ -11,6 +11,13 @@
 
 namespace roofcheck::lint::counting {
 
+namespace {
+
+/// A group outside every test of parameters.
+bool unconditional(const Expr &condition) { return condition == Expr::integer(1); }
+
+} // namespace
+
 std::string KernelAnalysis::progressionSignature(std::vector<Progression> &progressions) const {
   std::sort(progressions.begin(), progressions.end(), [&](const Progression &a, const Progression &b) {
     return toExpr(a.stride).str() + "|" + a.count.str() < toExpr(b.stride).str() + "|" + b.count.str();
@@ -31,10 +38,12 @@ std::optional<FieldPattern> KernelAnalysis::fieldPattern(const FootprintGroup &g
   if (auto constant = rest.terms.find({}); constant != rest.terms.end())
     rest.terms.erase(constant);
   FieldPattern pattern{group.pointer + (group.write ? " w " : " r ") + toExpr(rest).str() + " struct " +
-                           std::to_string(*stride),
+                           std::to_string(*stride) + " if " + group.condition.str(),
                        {},
                        group.progressions.front().count,
-                       group.write};
+                       group.write,
+                       false,
+                       group.condition};
   for (const Poly &offset : group.offsets) {
     std::optional<int64_t> start = (offset - rest).asConstant();
     if (!start || *start < 0 || *start + group.elementBytes > *stride)
@@ -121,9 +130,16 @@ void KernelAnalysis::splitGlobalIndices(std::map<std::string, FootprintGroup> &g
   groups = std::move(regrouped);
 }
 
-void KernelAnalysis::regroup(std::map<std::string, FootprintGroup> &groups, FootprintGroup group) const {
+std::string KernelAnalysis::groupKey(FootprintGroup &group, bool withCondition) const {
   std::string key = group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) + " " +
                     progressionSignature(group.progressions) + (group.unitedFootprint ? " united" : "");
+  if (withCondition && !unconditional(group.condition))
+    key += " if " + group.condition.str();
+  return key;
+}
+
+void KernelAnalysis::regroup(std::map<std::string, FootprintGroup> &groups, FootprintGroup group) const {
+  std::string key = groupKey(group);
   auto [it, fresh] = groups.try_emplace(key, group);
   if (!fresh) {
     it->second.offsets.insert(it->second.offsets.end(), group.offsets.begin(), group.offsets.end());
@@ -172,6 +188,8 @@ void KernelAnalysis::uniteShiftedBoxes(std::map<std::string, FootprintGroup> &gr
     std::string strides;
     for (const Progression &p : group.progressions)
       strides += toExpr(p.stride).str() + (p.threadLoop ? " loop;" : ";");
+    if (!unconditional(group.condition))
+      strides += " if " + group.condition.str();
     sets[group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) + " " + strides]
         .push_back(std::move(group));
   }
@@ -249,6 +267,31 @@ void KernelAnalysis::uniteShiftedBoxes(std::map<std::string, FootprintGroup> &gr
     regroup(united, std::move(merged));
   }
   groups = std::move(united);
+}
+
+void KernelAnalysis::uniteConditions(std::map<std::string, FootprintGroup> &groups) const {
+  std::map<std::string, FootprintGroup> boxes; // by key without the condition, and offsets
+  for (auto &[key, group] : groups) {
+    std::vector<std::string> offsets;
+    for (const Poly &offset : group.offsets)
+      offsets.push_back(toExpr(offset).str());
+    std::sort(offsets.begin(), offsets.end());
+    std::string box = groupKey(group, false) + (group.unitedFootprint ? group.unitedFootprint->str() : "");
+    for (const std::string &offset : offsets)
+      box += " @ " + offset;
+    auto [it, fresh] = boxes.try_emplace(box, group);
+    if (fresh)
+      continue;
+    FootprintGroup &united = it->second;
+    united.members.insert(united.members.end(), group.members.begin(), group.members.end());
+    united.splitByThreadGuard = united.splitByThreadGuard || group.splitByThreadGuard;
+    united.condition = unconditional(united.condition) || unconditional(group.condition)
+                           ? Expr::integer(1)
+                           : Expr::max(united.condition, group.condition).simplified();
+  }
+  groups.clear();
+  for (auto &[box, group] : boxes)
+    regroup(groups, std::move(group));
 }
 
 void KernelAnalysis::countMemory(KernelEstimate &estimate) {
@@ -355,11 +398,6 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
             reason.replace(count, 9, "the footprint");
           cause = unmodelled.cause;
           where = branch;
-        } else if (auto tested = parameterTests_.find(&block);
-                   known && tested != parameterTests_.end() && tested->second.decidesFootprint) {
-          known = false;
-          reason = "branch on a parameter value (the footprint depends on which side runs)";
-          where = tested->second.branch;
         }
         if (known) {
           const std::vector<Constraint> &constraints = guards(&block);
@@ -674,6 +712,8 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           group.strideX = strideX;
           group.splitByThreadGuard = splitByThreadGuard;
           group.members.push_back(estimate.accesses.size());
+          if (auto tested = parameterTests_.find(&block); tested != parameterTests_.end())
+            group.condition = tested->second;
           regroup(groups, std::move(group));
         }
         estimate.accesses.push_back(counted);
@@ -682,12 +722,13 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   }
   splitGlobalIndices(groups);
   uniteShiftedBoxes(groups);
+  uniteConditions(groups);
 
   std::optional<Expr> read = Expr::integer(0), write = Expr::integer(0);
   std::optional<Expr> predictedRead = Expr::integer(0), predictedWrite = Expr::integer(0);
   struct UnitedBox {
     bool write;
-    Expr run, footprint, predicted;
+    Expr run, footprint, predicted, condition;
   };
   std::map<std::string, UnitedBox> boxes;
   // Fields of an array of structs touched by several groups, or with untouched bytes between them: united
@@ -866,21 +907,23 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
       continue;
     }
     if (!singleBox) {
-      (group.write ? write : read) = *(group.write ? write : read) + footprint;
-      (group.write ? predictedWrite : predictedRead) = *(group.write ? predictedWrite : predictedRead) + predicted;
+      (group.write ? write : read) = *(group.write ? write : read) + group.condition * footprint;
+      (group.write ? predictedWrite : predictedRead) =
+          *(group.write ? predictedWrite : predictedRead) + group.condition * predicted;
       continue;
     }
     // One box: the same rows read in several passes, with another width or loop shape (a float4 pass and a
     // scalar pass), are one footprint. Boxes that start at the same offset and share their outer
     // progressions are unioned: the longer run covers the shorter.
     std::string boxKey = group.pointer + (group.write ? " w " : " r ") +
-                         toExpr(group.offsets.front() + Poly::constant(elementStart)).str();
+                         toExpr(group.offsets.front() + Poly::constant(elementStart)).str() + " if " +
+                         group.condition.str();
     for (const Progression &p : outer)
       boxKey += ";" + toExpr(p.stride).str() + "|" + p.count.str();
     Expr outerCount = Expr::integer(1);
     for (const Progression &p : outer)
       outerCount = outerCount * p.count;
-    auto [box, fresh] = boxes.try_emplace(boxKey, UnitedBox{group.write, run, footprint, predicted});
+    auto [box, fresh] = boxes.try_emplace(boxKey, UnitedBox{group.write, run, footprint, predicted, group.condition});
     if (!fresh) {
       box->second.run = Expr::max(box->second.run, run).simplified();
       box->second.footprint = (box->second.run * outerCount).simplified();
@@ -907,14 +950,16 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     if (patterns.empty())
       continue;
     bool isWrite = patterns.front().write;
+    const Expr &condition = patterns.front().condition;
     Expr footprint = fieldUnion(patterns);
-    (isWrite ? write : read) = *(isWrite ? write : read) + footprint;
+    (isWrite ? write : read) = *(isWrite ? write : read) + condition * footprint;
     (isWrite ? predictedWrite : predictedRead) =
-        *(isWrite ? predictedWrite : predictedRead) + footprint + structInflation.at(key);
+        *(isWrite ? predictedWrite : predictedRead) + condition * (footprint + structInflation.at(key));
   }
   for (const auto &[key, box] : boxes) {
-    (box.write ? write : read) = *(box.write ? write : read) + box.footprint;
-    (box.write ? predictedWrite : predictedRead) = *(box.write ? predictedWrite : predictedRead) + box.predicted;
+    (box.write ? write : read) = *(box.write ? write : read) + box.condition * box.footprint;
+    (box.write ? predictedWrite : predictedRead) =
+        *(box.write ? predictedWrite : predictedRead) + box.condition * box.predicted;
   }
   if (readKnown) {
     estimate.read = read->simplified();

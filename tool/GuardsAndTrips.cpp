@@ -242,7 +242,6 @@ void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, s
     return;
   }
   if (parameterOnly(cond, 0)) {
-    parameterTest.decidesFootprint = true;
     std::optional<Expr> holds = parameterTruth(cond);
     take(holds ? std::optional<Expr>(truth ? *holds : Expr::integer(1) - *holds) : std::nullopt);
     return;
@@ -292,15 +291,10 @@ void KernelAnalysis::conditionConstraints(const llvm::Value *cond, bool truth, s
 }
 
 
-void KernelAnalysis::takeParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch,
-                                       const Expr &holds, bool decidesFootprint) {
-  auto [entry, fresh] = parameterTests_.try_emplace(block, ParameterTests{branch, holds, decidesFootprint});
-  ParameterTests &tests = entry->second;
-  if (fresh)
-    return;
-  tests.holds = tests.holds * holds;
-  if (decidesFootprint && !tests.decidesFootprint)
-    tests = {branch, tests.holds, true};
+void KernelAnalysis::takeParameterTest(const llvm::BasicBlock *block, const Expr &holds) {
+  auto [entry, fresh] = parameterTests_.try_emplace(block, holds);
+  if (!fresh)
+    entry->second = entry->second * holds;
 }
 
 void KernelAnalysis::unmodelledParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch) {
@@ -511,7 +505,7 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
         if (llvm::BasicBlockEdge(from, target).isSingleEdge() && dt_.dominates(llvm::BasicBlockEdge(from, target), block) &&
             parameterOnly(select->getCondition(), 0)) {
           if (std::optional<Expr> holds = switchTruth(select, target))
-            takeParameterTest(block, select, *holds, true);
+            takeParameterTest(block, *holds);
           else
             unmodelledParameterTest(block, select);
         }
@@ -535,13 +529,11 @@ const std::vector<Constraint> &KernelAnalysis::guards(const llvm::BasicBlock *bl
           digitGuardBranches_.try_emplace(block, branch);
         if (llvm::any_of(added, [](const Constraint &c) { return c.digitBelow && !c.boundsIndexToo; }))
           uncountedDigitGuards_.insert(block);
-        // An early return on a test of parameters (`if (n <= 0) return;`, `if (mode == 1) return;`) leaves the
-        // footprint as a launch that passes it has it; one without an expression is taken as passed.
+        // An early return on a test of parameters without an expression is taken as passed.
         if (parameterTest.any && !guardsLoop(branch)) {
-          bool earlyReturn = returnsAtOnce(branch->getSuccessor(1 - s));
           if (parameterTest.holds)
-            takeParameterTest(block, branch, *parameterTest.holds, parameterTest.decidesFootprint && !earlyReturn);
-          else if (!earlyReturn)
+            takeParameterTest(block, *parameterTest.holds);
+          else if (!returnsAtOnce(branch->getSuccessor(1 - s)))
             unmodelledParameterTest(block, branch);
         }
         // The test that skips a loop it guards belongs to that loop (a data-dependent while loop is an unknown
@@ -1478,7 +1470,7 @@ Count KernelAnalysis::countBlock(const llvm::BasicBlock *block) {
   }
   // Tests of parameters alone the block is reached under: 1 where they hold.
   auto tested = parameterTests_.find(block);
-  Expr factor = tested != parameterTests_.end() ? tested->second.holds : Expr::integer(1);
+  Expr factor = tested != parameterTests_.end() ? tested->second : Expr::integer(1);
   // The factors that differ from block to block or from thread to thread, summed over those coordinates below.
   Expr varying = Expr::integer(1);
   const LoopModel *varyingLoop = nullptr;

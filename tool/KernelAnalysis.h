@@ -268,6 +268,8 @@ struct FootprintGroup {
   bool splitByThreadGuard = false;
   /// The union of several boxes around this one, the centre (uniteShiftedBoxes), where it is not one box.
   std::optional<Expr> unitedFootprint;
+  /// The tests of parameters its accesses run under, 1 where they hold (eq(op, 1), bias): the footprint's factor.
+  Expr condition = Expr::integer(1);
 };
 
 /// The fields of an array of structs that a group's accesses touch: one progression whose constant stride is
@@ -279,6 +281,7 @@ struct FieldPattern {
   Expr count;
   bool write = false;
   bool holes = false; ///< the intervals leave bytes of their span untouched (pos and mass, not vel between)
+  Expr condition = Expr::integer(1); ///< the group's (FootprintGroup::condition), part of the key
 };
 
 class KernelAnalysis {
@@ -425,8 +428,6 @@ private:
   struct ParameterTest {
     bool any = false;
     std::optional<Expr> holds = Expr::integer(1);
-    /// A test other than of an optional pointer being given (whose footprint is counted as if it were).
-    bool decidesFootprint = false;
   };
   void conditionConstraints(const llvm::Value *cond, bool truth, std::vector<Constraint> &out,
                             ParameterTest &parameterTest, std::optional<Unmodelled> &unmodelled, int depth = 0);
@@ -439,16 +440,14 @@ private:
   std::optional<Expr> parameterTruth(const llvm::Value *cond, int depth = 0);
   /// `if (p)` or `if (p != nullptr)` on a pointer parameter or member (or a row of it, `p + offset`), on the side
   /// where it holds: an optional input or output (a bias, the mean a normalisation may also write). Its value,
-  /// the pointer's symbol (1 when given); the counts take it as a test, the footprint is that of a launch that
-  /// passes it. The other side, work done only without it, is a test of a parameter like any other.
+  /// the pointer's symbol (1 when given), which the counts and the footprint take as a test like any other.
   std::optional<Expr> optionalPointerGiven(const llvm::Value *cond, bool truth);
   /// A condition `c && p != nullptr` on its true side, the pointer given: c (`if (lane == 0 && mean != nullptr)`).
   const llvm::Value *withoutPointerGiven(const llvm::Value *cond, bool truth);
   /// 1 where a switch on parameters alone goes to `target`, 0 elsewhere.
   std::optional<Expr> switchTruth(const llvm::SwitchInst *select, const llvm::BasicBlock *target);
-  /// Records tests of parameters that block is reached under (parameterTests_).
-  void takeParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch, const Expr &holds,
-                         bool decidesFootprint);
+  /// Records a test of parameters that block is reached under (parameterTests_).
+  void takeParameterTest(const llvm::BasicBlock *block, const Expr &holds);
   /// A test of parameters without an expression: the block's counts are unknown.
   void unmodelledParameterTest(const llvm::BasicBlock *block, const llvm::Instruction *branch);
   /// Why a condition that gave no constraint still decides which threads run: it tests values loaded from
@@ -610,6 +609,11 @@ private:
   /// Boxes of one array that differ along one progression each from a centre box (the neighbours of a
   /// stencil, each guarded to stay inside the grid) become one footprint: their union.
   void uniteShiftedBoxes(std::map<std::string, struct FootprintGroup> &groups) const;
+  /// The same boxes under different tests of parameters (both sides of a branch writing one output) become one
+  /// group under either: max of the conditions.
+  void uniteConditions(std::map<std::string, struct FootprintGroup> &groups) const;
+  /// A group's key: pointer, direction, element and progressions, and its condition unless told not to.
+  std::string groupKey(struct FootprintGroup &group, bool withCondition = true) const;
   std::optional<struct FieldPattern> fieldPattern(const struct FootprintGroup &group) const;
   /// The least value of a stride: a constant, or a positive multiple of launch dimensions (8 * blockDim.x,
   /// the step from one block to the next), which are at least 1; nullopt for anything else.
@@ -642,14 +646,8 @@ private:
   /// data, of thread coordinates in an unmodelled form): their counts are unknown, with the branch's reason.
   std::map<const llvm::BasicBlock *, std::pair<const llvm::Instruction *, Unmodelled>> unmodelledBranches_;
   /// Blocks reached only on one side of tests of parameters that the expressions write: the product of the
-  /// tests, which their counts take as a factor, and whether one decides the footprint, which then stays
-  /// unknown (which side runs decides it), with the first branch that does.
-  struct ParameterTests {
-    const llvm::Instruction *branch = nullptr;
-    Expr holds;
-    bool decidesFootprint = false;
-  };
-  std::map<const llvm::BasicBlock *, ParameterTests> parameterTests_;
+  /// tests, which their counts and the footprints of their accesses take as a factor.
+  std::map<const llvm::BasicBlock *, Expr> parameterTests_;
   /// For those blocks: the threadIdx dimensions their unmodelled branches test, where every one of them
   /// tests threadIdx alone (which threads of a block run the block, not which blocks or what data);
   /// nullopt where one tests anything else.

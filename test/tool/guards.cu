@@ -1,6 +1,7 @@
 // Guards bound the active threads: early returns, `==`/`!=` tests and block-level conditions.
 // RUN: roofcheck-lint --verbose %s --grid 8 --block 128 --arg n=1000 --arg m=5 --arg flag=3 | FileCheck %s
 // RUN: roofcheck-lint %s --kernel flagged --grid 8 --block 128 --arg n=1000 --arg flag=0 | FileCheck %s --check-prefix=UNFLAGGED
+// RUN: roofcheck-lint %s --kernel flagged --grid 8 --block 128 --arg n=-4 --arg flag=1 | FileCheck %s --check-prefix=EMPTY
 //
 // interior: threads i in [0, 8*128) = [0, 1024); `i >= n - 1` returns, `i == 0` returns, so the
 // multiply runs for i in [1, n - 1) = [1, 999): min(n - 1, 1024) - 1 = 998 threads.
@@ -24,10 +25,9 @@ __global__ void per_block(const float *in, float *partial, int m) {
     partial[blockIdx.x] = in[blockIdx.x] * 2.0f;
 }
 
-// flagged: whether the multiply runs depends on `flag`: the FLOPs are counted times the test, `ne(flag, 0)`,
-// and the bytes of the guarded accesses are unknown (which side runs decides the footprint; never both sides
-// counted). The early return on `n <= 0` only excludes empty launches and narrows nothing: x's footprint
-// below it is still known.
+// flagged: whether the multiply runs depends on `flag`: the FLOPs and the footprints of x and y are counted
+// times the test, `ne(flag, 0)` (never both sides counted). The early return on `n <= 0` only excludes empty
+// launches: everything below it is counted times `n > 0`, so a launch with a negative n moves nothing.
 __global__ void flagged(const float *x, float *y, const float *z, float *w, int flag, int n) {
   if (n <= 0)
     return;
@@ -49,9 +49,13 @@ __global__ void flagged(const float *x, float *y, const float *z, float *w, int 
 // CHECK: load in: stride 0 B, 1 sectors/request, coalesced
 // CHECK-LABEL: kernel flagged
 // CHECK: flops.total {{.*}} * ne(flag, 0) = 1000{{$}}
-// CHECK: bytes.read unknown
-// CHECK: bytes.write unknown
+// CHECK: bytes.read 4 * min(n, blockDim.x * gridDim.x) * ne(flag, 0) - {{.*}}lt(n, 1){{.*}} = 8000{{$}}
+// CHECK: bytes.write 4 * min(n, blockDim.x * gridDim.x) * ne(flag, 0) - {{.*}}lt(n, 1){{.*}} = 8000{{$}}
 // CHECK: load z: stride 4 B, 4 sectors/request, coalesced
-// CHECK: guards.cu:35:{{[0-9]+}}: unknown: branch on a parameter value (the footprint
-// CHECK: guards.cu:35:13: note: kernel 'flagged': branch on a parameter value {{.*}} [unknown: analysis]
+// CHECK-NOT: unknown
 // UNFLAGGED: flops.total {{.*}} * ne(flag, 0) = 0{{$}}
+// UNFLAGGED: bytes.read {{.*}} = 4000{{$}}
+// UNFLAGGED: bytes.write {{.*}} = 4000{{$}}
+// EMPTY: flops.total {{.*}} = 0{{$}}
+// EMPTY: bytes.read {{.*}} = 0{{$}}
+// EMPTY: bytes.write {{.*}} = 0{{$}}

@@ -1,9 +1,9 @@
 // A pointer parameter tested against null is an optional input or output (a bias, the mean a normalisation
-// may also write): the counts take the test, the pointer standing for whether it is given (1) or null (0), and
-// the footprint is that of a launch that passes it. Work done only when it is missing is counted times the
-// test too. 1,000 rows of 64 floats; 4 blocks of 256 threads.
+// may also write): the counts and the footprint of what is read or written through it take the test, the
+// pointer standing for whether it is given (1) or null (0). Work done only when it is missing is counted times
+// the test too. 1,000 rows of 64 floats; 4 blocks of 256 threads.
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg rows=1000 --arg cols=64 --arg n=1000 --arg bias=1 --arg mean=1 \
-// RUN:   | FileCheck %s
+// RUN:   --arg scale=1 | FileCheck %s
 // RUN: roofcheck-lint %s --kernel add_bias --grid 4 --block 256 --arg n=1000 --arg bias=0 | FileCheck %s --check-prefix=NO-BIAS
 
 // A thread a row: the row's sum (64 adds), its mean written where asked for (a division, a special
@@ -82,4 +82,4 @@ __global__ void default_scale(float *y, const float *scale, int n) {
 // CHECK-NOT: unknown:
 
 // NO-BIAS: flops.total bias * {{.*}} = 0{{$}}
-// NO-BIAS: bytes.read {{.*}} = 8000{{$}}
+// NO-BIAS: bytes.read 4 * bias * {{.*}} = 4000{{$}}

@@ -80,10 +80,13 @@ __global__ void row_plus_column(float *out, const float *in, uint32_t n, Divider
 // plane's guard bounds z by planes * slices, the slice's holds for every z), an optional first input taken
 // a row at a time (`a ? a + offset : nullptr`), and a stride loop over a row with an exit that keeps its index
 // from wrapping. Launched as 1 x 4 x 16 blocks of 128 for rows of 100, 4 rows, 3 planes of 5 slices: 60
-// rows of 100 written, 6000 FLOPs; a's rows read likewise and b's one row: 24000 + 400 bytes.
+// rows of 100 written, 6000 FLOPs; a's rows read likewise and b's one row: 24000 + 400 bytes, 400 without a.
 // RUN: roofcheck-lint %s --kernel broadcast_add --grid 1,4,16 --block 128 --arg width=100 --arg rows=4 --arg planes=3 \
-// RUN:   --arg slices.divisor=5 --arg a_step=1 --arg slices.multiplier=2576980378 --arg slices.shift=3 \
+// RUN:   --arg slices.divisor=5 --arg a_step=1 --arg slices.multiplier=2576980378 --arg slices.shift=3 --arg a=1 \
 // RUN:   | FileCheck %s --check-prefix=BROADCAST
+// RUN: roofcheck-lint %s --kernel broadcast_add --grid 1,4,16 --block 128 --arg width=100 --arg rows=4 --arg planes=3 \
+// RUN:   --arg slices.divisor=5 --arg a_step=1 --arg slices.multiplier=2576980378 --arg slices.shift=3 --arg a=0 \
+// RUN:   | FileCheck %s --check-prefix=WITHOUT-A
 __global__ void broadcast_add(const float *a, const float *b, float *out, uint32_t width, uint32_t rows,
                               uint32_t planes, Divider slices, uint32_t a_step, uint32_t a_row, uint32_t a_plane,
                               uint32_t a_slice, uint32_t out_row, uint32_t out_plane, uint32_t out_slice) {
@@ -106,7 +109,8 @@ __global__ void broadcast_add(const float *a, const float *b, float *out, uint32
 
 // BROADCAST-LABEL: kernel broadcast_add
 // BROADCAST: flops.total {{.*}} = 6000{{$}}
-// BROADCAST: bytes.read {{.*}} = 24400{{$}}
+// BROADCAST: bytes.read 4 * a * {{.*}} = 24400{{$}}
+// WITHOUT-A: bytes.read {{.*}} = 400{{$}}
 // BROADCAST: bytes.write {{.*}} = 24000{{$}}
 // BROADCAST: assumes: (umulhi(n, slices.multiplier) + n) >> slices.shift is n / slices.divisor
 // BROADCAST-NOT: unknown:

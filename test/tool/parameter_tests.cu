@@ -1,8 +1,9 @@
 // What runs on one side of a test of the kernel's parameters alone (a mode, a flag, a threshold, an optional
 // pointer) is counted times the test: 1 where it holds, 0 where it does not, written with lt, le, eq and ne and
 // with pointers standing for whether they are given (1) or null (0). A launch's counts are then those of the
-// side it takes, never both sides. Which side runs decides the footprint of what is read there: unknown,
-// except an optional pointer's own reads, counted as if given. 1,000 elements; 4 blocks of 256 threads.
+// side it takes, never both sides; so is its footprint: what is read or written on one side only is counted
+// times that side's test, and one array written on several sides once where any of them holds (the max of
+// their tests). 1,000 elements; 4 blocks of 256 threads.
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 --arg op=0 --arg f.bias=1 --arg f.gate=1 \
 // RUN:   --arg f.gated=1 --arg f.clamp=0.5 --arg limit=4096 --arg mode=2 | FileCheck %s --check-prefixes=CHECK,FIRST
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 --arg op=1 --arg f.bias=0 --arg f.gate=1 \
@@ -56,32 +57,41 @@ __global__ void fused(float *dst, const float *x, int n, Fusion f) {
 }
 
 // Integer tests joined with a thread guard: the guard bounds the threads, the parameters decide the side (an
-// early return where they fail, after the compiler's reordering: the footprint is a passing launch's).
+// early return where they fail, after the compiler's reordering).
 __global__ void limited(float *dst, const float *x, int n, int limit, int mode) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && n > limit && mode != 1)
     dst[i] = x[i] * x[i] * 2.0f + x[i];
 }
 
+// dst is written by case 0 and the default, aux by case 1 and the default: 4,000 bytes in either case, 8,000
+// by the default.
 // CHECK-LABEL: kernel glu
 // CHECK: flops.fp32 {{.*}}eq(op, 0){{.*}}eq(op, 1)
 // FIRST-SAME: = 3000{{$}}
 // SECOND-SAME: = 3000{{$}}
-// CHECK: bytes.read 8 * min(n, blockDim.x * gridDim.x)
-// CHECK-NOT: the count depends
-// CHECK: unknown: branch on a parameter value (the footprint depends on which side runs)
+// CHECK: bytes.read 8 * min(n, blockDim.x * gridDim.x) = 8000{{$}}
+// CHECK: bytes.write 4 * max(1 - eq(op, 0) - eq(op, 1), eq(op, 0)) * {{.*}} + 4 * max(1 - eq(op, 0) - eq(op, 1), eq(op, 1)) * {{.*}} = 4000{{$}}
+// CHECK-NOT: unknown
 // DEFAULT: flops.fp32 {{.*}} = 1000{{$}}
+// DEFAULT: bytes.write {{.*}} = 8000{{$}}
 
+// x always, the bias where given, the gate where given and used.
 // CHECK-LABEL: kernel fused
 // CHECK: flops.fp32 {{.*}}f.gate * f.gated{{.*}}lt(0.0, f.clamp)
 // FIRST-SAME: = 3000{{$}}
 // SECOND-SAME: = 1000{{$}}
-// CHECK-NOT: the count depends
-// CHECK: unknown: branch on a parameter value (the footprint depends on which side runs)
+// CHECK: bytes.read 4 * f.gate * f.gated * {{.*}} + 4 * f.bias * {{[^=]*}}
+// FIRST-SAME: = 12000{{$}}
+// SECOND-SAME: = 4000{{$}}
+// CHECK-NOT: unknown
 
 // CHECK-LABEL: kernel limited
 // CHECK: flops.fp32 3 * {{.*}}lt(limit, n){{.*}}ne(mode, 1)
 // FIRST-SAME: = 0{{$}}
 // SECOND-SAME: = 3000{{$}}
-// CHECK: bytes.read 4 * min(n, blockDim.x * gridDim.x) = 4000{{$}}
+// CHECK: bytes.read 4 * lt(limit, n) * min(n, blockDim.x * gridDim.x) * ne(mode, 1)
+// FIRST-SAME: = 0{{$}}
+// SECOND-SAME: = 4000{{$}}
 // CHECK-NOT: unknown:
+

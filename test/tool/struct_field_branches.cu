@@ -1,7 +1,7 @@
 // A branch on a field of a by-value struct argument is a branch on a parameter value, as one on a scalar
 // argument is: which side runs depends on the launch, so each side's count is written times its test, never
 // the sum of both sides. An epilogue that reads its source only when beta is not zero is the common case;
-// its footprint stays unknown (which side runs decides what it reads).
+// the source's footprint is taken times the test as well.
 // RUN: roofcheck-lint %s --grid 1 --block 32 --arg p.rows=4 --arg p.scaling.beta=0.5 | FileCheck %s
 // RUN: roofcheck-lint %s --kernel epilogue --grid 1 --block 32 --arg p.scaling.beta=0 | FileCheck %s --check-prefix=NO-SOURCE
 
@@ -29,10 +29,10 @@ __global__ void epilogue(EpilogueParams p) {
 // alpha * v + beta * source (an FMA and a multiply) where beta != 0, alpha * v where it is 0.
 // CHECK-LABEL: kernel epilogue
 // CHECK: flops.fp32 2 * {{.*}} * ne(p.scaling.beta, 0.0) + {{.*}} = 96{{$}}
-// CHECK: bytes.read unknown
-// CHECK-NOT: the count depends
-// CHECK: unknown: branch on a parameter value (the footprint depends on which side runs)
+// CHECK: bytes.read 4 * blockDim.x * ne(p.scaling.beta, 0.0) + 4 * blockDim.x = 256{{$}}
+// CHECK-NOT: unknown
 // NO-SOURCE: flops.fp32 {{.*}} = 32{{$}}
+// NO-SOURCE: bytes.read {{.*}} = 128{{$}}
 
 // A field that only sizes the work is no branch between two sides (the test that skips the loop is the
 // loop's own): it stays a formula, and no rows is no work (the rotated loop's guard reads the field again:
