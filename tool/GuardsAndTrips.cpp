@@ -711,6 +711,14 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
   const llvm::BasicBlock *exiting = loop->getExitingBlock();
   auto *exit = exiting ? dyn_cast<llvm::BranchInst>(exiting->getTerminator()) : nullptr;
   auto *test = exit && exit->isConditional() ? dyn_cast<llvm::ICmpInst>(exit->getCondition()) : nullptr;
+  // A pointer's test bounds nothing, and a loop of constant trips (a warp reduction's shuffles) runs them
+  // wherever it runs: a test in front of it (`if (gate)` before the gate's reduction) is a test of its own.
+  const LoopModel &model = loopModel(loop);
+  std::optional<int64_t> constantTrips = model.trips.asConstant();
+  if (guard && (guard->getOperand(0)->getType()->isPointerTy() ||
+                ((model.kind == LoopModel::Counted || model.kind == LoopModel::Halving) && !model.tripsVarying &&
+                 constantTrips && *constantTrips > 0)))
+    return false;
   // A test of parameters alone (`n / 16 > 0` folded to `n > 15`), of data (`nnz[row] > 0` in front of a loop
   // to nnz[row], whose trip count is the unknown to report), or nothing to compare it with: taken to be the
   // loop's own, as a rotated loop's guard is.
@@ -720,7 +728,7 @@ bool KernelAnalysis::testsLoopBound(const llvm::BranchInst *branch, const llvm::
     return true;
   // `if (iterations > 0)` folded to a test of the slice it was computed from (`k_end - k_begin > 0`), whose
   // loop's trip count, never below zero, says when it skips.
-  if (const std::optional<Expr> &varying = loopModel(loop).tripsVarying) {
+  if (const std::optional<Expr> &varying = model.tripsVarying) {
     bool threads = namesCoordinate(*varying, "threadIdx");
     if (launchExpr(se_.getSCEV(guard->getOperand(0)), threads) && launchExpr(se_.getSCEV(guard->getOperand(1)), threads))
       return true;

@@ -1,6 +1,6 @@
 // Launches the kernels of test/tool/parameter_tests.cu at its RUN lines' launches, for Nsight Compute: each
 // side of each test of parameters (glu's op 0, 1 and 7; fused with everything given, with nothing; limited
-// on both sides).
+// on both sides; gatedSums with a gate and without).
 #include "../../test/tool/parameter_tests.cu"
 
 int main() {
@@ -15,5 +15,7 @@ int main() {
   fused<<<4, 256>>>(dst, x, 1000, Fusion{nullptr, gate, false, 0.0f});
   limited<<<4, 256>>>(dst, x, 1000, 4096, 2);
   limited<<<4, 256>>>(dst, x, 1000, 500, 3);
+  gatedSums<<<4, 256>>>(dst, aux, x, gate);
+  gatedSums<<<4, 256>>>(dst, aux, x, nullptr);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

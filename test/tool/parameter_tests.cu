@@ -5,9 +5,9 @@
 // times that side's test, and one array written on several sides once where any of them holds (the max of
 // their tests). 1,000 elements; 4 blocks of 256 threads.
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 --arg op=0 --arg f.bias=1 --arg f.gate=1 \
-// RUN:   --arg f.gated=1 --arg f.clamp=0.5 --arg limit=4096 --arg mode=2 | FileCheck %s --check-prefixes=CHECK,FIRST
+// RUN:   --arg f.gated=1 --arg f.clamp=0.5 --arg limit=4096 --arg mode=2 --arg gate=1 | FileCheck %s --check-prefixes=CHECK,FIRST
 // RUN: roofcheck-lint %s --grid 4 --block 256 --arg n=1000 --arg op=1 --arg f.bias=0 --arg f.gate=1 \
-// RUN:   --arg f.gated=0 --arg f.clamp=0 --arg limit=500 --arg mode=3 | FileCheck %s --check-prefixes=CHECK,SECOND
+// RUN:   --arg f.gated=0 --arg f.clamp=0 --arg limit=500 --arg mode=3 --arg gate=0 | FileCheck %s --check-prefixes=CHECK,SECOND
 // RUN: roofcheck-lint %s --kernel glu --grid 4 --block 256 --arg n=1000 --arg op=7 | FileCheck %s --check-prefix=DEFAULT
 
 enum GluOp { Swiglu = 0, Geglu = 1, Plain = 2 };
@@ -66,6 +66,24 @@ __global__ void limited(float *dst, const float *x, int n, int limit, int mode) 
 
 // dst is written by case 0 and the default, aux by case 1 and the default: 4,000 bytes in either case, 8,000
 // by the default.
+// The sum of a warp's values, every lane's: five shuffles and adds a thread, in a loop of constant trips.
+__device__ float warpSum(float v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v += __shfl_xor_sync(0xffffffff, v, offset, 32);
+  return v;
+}
+
+// A test in front of a loop of constant trips is not that loop's guard (the loop runs its trips wherever it
+// runs): the gate's reduction is counted times whether the gate is given, as ggml's fused matrix-vector
+// product reduces its gate's sum only where there is one.
+__global__ void gatedSums(float *sums, float *gateSums, const float *x, const float *gate) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sums[i] = warpSum(x[i]);
+  if (gate)
+    gateSums[i] = warpSum(gate[i]);
+}
+
 // CHECK-LABEL: kernel glu
 // CHECK: flops.fp32 {{.*}}eq(op, 0){{.*}}eq(op, 1)
 // FIRST-SAME: = 3000{{$}}
@@ -95,3 +113,12 @@ __global__ void limited(float *dst, const float *x, int n, int limit, int mode) 
 // SECOND-SAME: = 4000{{$}}
 // CHECK-NOT: unknown:
 
+// 5 adds a thread for x's sum, 5 more for the gate's where it is given; 4,096 bytes read and written for each.
+// CHECK-LABEL: kernel gatedSums
+// CHECK: flops.fp32 5 * {{.*}} * gate * {{[^=]*}}
+// FIRST-SAME: = 10240{{$}}
+// SECOND-SAME: = 5120{{$}}
+// CHECK: bytes.read 4 * blockDim.x * gate * gridDim.x + 4 * blockDim.x * gridDim.x
+// FIRST-SAME: = 8192{{$}}
+// SECOND-SAME: = 4096{{$}}
+// CHECK-NOT: unknown
