@@ -551,7 +551,7 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
     if (std::optional<Poly> q = quotientOf(operand, modulus))
       result = operand - modulus * *q;
     else
-      result = unknownAtom("non-affine index (bit masking)", nullptr);
+      result = unknownAtom("non-affine index (bit masking)", nullptr, UnknownCause::Analysis, scev);
     break;
   }
   case llvm::scZeroExtend: {
@@ -564,7 +564,8 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
       Poly modulus = Poly::constant(int64_t{1} << bits);
       std::optional<Poly> full = untruncated(operand);
       std::optional<Poly> q = full ? quotientOf(*full, modulus) : std::nullopt;
-      result = q ? *full - modulus * *q : unknownAtom("non-affine index (bit masking)", nullptr);
+      result = q ? *full - modulus * *q
+                 : unknownAtom("non-affine index (bit masking)", nullptr, UnknownCause::Analysis, scev);
       break;
     }
     result = toPoly(operand);
@@ -599,14 +600,14 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
     } else if (std::optional<Poly> q = divided(lhs, rhs)) {
       result = *q;
     } else {
-      result = unknownAtom("non-affine index (division)", nullptr);
+      result = unknownAtom("non-affine index (division)", nullptr, UnknownCause::Analysis, scev);
     }
     break;
   }
   case llvm::scAddRecExpr: {
     auto *rec = cast<llvm::SCEVAddRecExpr>(scev);
     if (!rec->isAffine()) {
-      result = unknownAtom("non-affine recurrence", nullptr);
+      result = unknownAtom("non-affine recurrence", nullptr, UnknownCause::Analysis, scev);
       break;
     }
     result = toPoly(rec->getStart()) + toPoly(rec->getStepRecurrence(se_)) * iterAtom(rec->getLoop());
@@ -630,14 +631,15 @@ Poly KernelAnalysis::toPoly(const llvm::SCEV *scev) {
       Expr e = toExpr(p);
       folded = !folded ? e : isMax ? Expr::max(*folded, e) : Expr::min(*folded, e);
     }
-    result = allInvariant && folded ? opaque(*folded) : unknownAtom("non-affine index (min/max)", nullptr);
+    result = allInvariant && folded ? opaque(*folded)
+                                    : unknownAtom("non-affine index (min/max)", nullptr, UnknownCause::Analysis, scev);
     break;
   }
   case llvm::scUnknown:
     result = valueAtom(cast<llvm::SCEVUnknown>(scev)->getValue());
     break;
   default:
-    result = unknownAtom("expression it cannot follow", nullptr);
+    result = unknownAtom("expression it cannot follow", nullptr, UnknownCause::Analysis, scev);
     break;
   }
   polys_[scev] = result;

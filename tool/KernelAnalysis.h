@@ -320,15 +320,17 @@ private:
     std::string symbol = std::string(kind == AtomKind::ThreadIdx ? "threadIdx." : "blockIdx.") + "xyz"[dim];
     return Poly::atom(intern("coord:" + symbol, makeAtom(kind, dim, nullptr, Expr::symbol(symbol))));
   }
+  /// An unknown value, one atom for each value (or, without one, each SCEV `of`): two different unknowns
+  /// never cancel (smin(...) - smax(...) is no 0).
   Poly unknownAtom(const std::string &reason, const llvm::Value *value,
-                   UnknownCause cause = UnknownCause::Analysis) {
+                   UnknownCause cause = UnknownCause::Analysis, const llvm::SCEV *of = nullptr) {
     Atom atom;
     atom.kind = AtomKind::Unknown;
     atom.reason = reason;
     atom.cause = cause;
     atom.where = dyn_cast_or_null<llvm::Instruction>(value);
     char key[64];
-    std::snprintf(key, sizeof key, "unknown:%p", static_cast<const void *>(value));
+    std::snprintf(key, sizeof key, "unknown:%p", value ? static_cast<const void *>(value) : static_cast<const void *>(of));
     return Poly::atom(intern(key + reason, atom));
   }
   Poly opaque(const Expr &expr) {
