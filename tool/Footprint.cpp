@@ -16,6 +16,11 @@ namespace {
 /// A group outside every test of parameters.
 bool unconditional(const Expr &condition) { return condition == Expr::integer(1); }
 
+/// The part of a group's keys that keeps groups under different tests apart.
+std::string conditionKey(const Expr &condition) {
+  return unconditional(condition) ? std::string() : " if " + condition.str();
+}
+
 } // namespace
 
 std::string KernelAnalysis::progressionSignature(std::vector<Progression> &progressions) const {
@@ -38,7 +43,7 @@ std::optional<FieldPattern> KernelAnalysis::fieldPattern(const FootprintGroup &g
   if (auto constant = rest.terms.find({}); constant != rest.terms.end())
     rest.terms.erase(constant);
   FieldPattern pattern{group.pointer + (group.write ? " w " : " r ") + toExpr(rest).str() + " struct " +
-                           std::to_string(*stride) + " if " + group.condition.str(),
+                           std::to_string(*stride) + conditionKey(group.condition),
                        {},
                        group.progressions.front().count,
                        group.write,
@@ -133,9 +138,7 @@ void KernelAnalysis::splitGlobalIndices(std::map<std::string, FootprintGroup> &g
 std::string KernelAnalysis::groupKey(FootprintGroup &group, bool withCondition) const {
   std::string key = group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) + " " +
                     progressionSignature(group.progressions) + (group.unitedFootprint ? " united" : "");
-  if (withCondition && !unconditional(group.condition))
-    key += " if " + group.condition.str();
-  return key;
+  return withCondition ? key + conditionKey(group.condition) : key;
 }
 
 void KernelAnalysis::regroup(std::map<std::string, FootprintGroup> &groups, FootprintGroup group) const {
@@ -188,8 +191,7 @@ void KernelAnalysis::uniteShiftedBoxes(std::map<std::string, FootprintGroup> &gr
     std::string strides;
     for (const Progression &p : group.progressions)
       strides += toExpr(p.stride).str() + (p.threadLoop ? " loop;" : ";");
-    if (!unconditional(group.condition))
-      strides += " if " + group.condition.str();
+    strides += conditionKey(group.condition);
     sets[group.pointer + (group.write ? " w " : " r ") + std::to_string(group.elementBytes) + " " + strides]
         .push_back(std::move(group));
   }
@@ -270,6 +272,9 @@ void KernelAnalysis::uniteShiftedBoxes(std::map<std::string, FootprintGroup> &gr
 }
 
 void KernelAnalysis::uniteConditions(std::map<std::string, FootprintGroup> &groups) const {
+  auto outsideTests = [](const auto &entry) { return unconditional(entry.second.condition); };
+  if (std::all_of(groups.begin(), groups.end(), outsideTests))
+    return;
   std::map<std::string, FootprintGroup> boxes; // by key without the condition, and offsets
   for (auto &[key, group] : groups) {
     std::vector<std::string> offsets;
@@ -916,14 +921,15 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     // scalar pass), are one footprint. Boxes that start at the same offset and share their outer
     // progressions are unioned: the longer run covers the shorter.
     std::string boxKey = group.pointer + (group.write ? " w " : " r ") +
-                         toExpr(group.offsets.front() + Poly::constant(elementStart)).str() + " if " +
-                         group.condition.str();
+                         toExpr(group.offsets.front() + Poly::constant(elementStart)).str() +
+                         conditionKey(group.condition);
     for (const Progression &p : outer)
       boxKey += ";" + toExpr(p.stride).str() + "|" + p.count.str();
     Expr outerCount = Expr::integer(1);
     for (const Progression &p : outer)
       outerCount = outerCount * p.count;
-    auto [box, fresh] = boxes.try_emplace(boxKey, UnitedBox{group.write, run, footprint, predicted, group.condition});
+    auto [box, fresh] =
+        boxes.try_emplace(boxKey, UnitedBox{group.write, run, footprint, predicted, group.condition});
     if (!fresh) {
       box->second.run = Expr::max(box->second.run, run).simplified();
       box->second.footprint = (box->second.run * outerCount).simplified();

@@ -330,7 +330,8 @@ private:
     atom.cause = cause;
     atom.where = dyn_cast_or_null<llvm::Instruction>(value);
     char key[64];
-    std::snprintf(key, sizeof key, "unknown:%p", value ? static_cast<const void *>(value) : static_cast<const void *>(of));
+    const void *identity = value ? static_cast<const void *>(value) : static_cast<const void *>(of);
+    std::snprintf(key, sizeof key, "unknown:%p", identity);
     return Poly::atom(intern(key + reason, atom));
   }
   Poly opaque(const Expr &expr) {
