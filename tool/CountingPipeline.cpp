@@ -55,6 +55,17 @@ void describeLibdeviceDeclarations(llvm::Module &module) {
   }
 }
 
+/// Every device function of the file is counted where it is called, as nvcc's optimiser inlines them: the
+/// inliner's cost model left a large helper called from several kernels (ggml's rope_yarn, with its cosf,
+/// sinf and logf) a call, and the kernels' FLOPs unknown. Only `__noinline__` functions (and recursion, which
+/// no inliner can undo) stay calls.
+void inlineEveryDeviceFunction(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.getCallingConv() != llvm::CallingConv::PTX_Kernel &&
+        !function.hasFnAttribute(llvm::Attribute::NoInline))
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+}
+
 /// libdevice's min and max of integers (`min(k, n)` of ints in device code calls `__nv_min`) become LLVM's
 /// min and max intrinsics, which ScalarEvolution reads as such and the optimiser hoists out of loops (a call
 /// stays in place: clang marks every device function convergent): the loop `t < min(k, n)` counts min(k, n)
@@ -247,6 +258,7 @@ private:
 void simplifyForCounting(llvm::Module &module) {
   lowerLibdeviceIntegerExtremes(module);
   describeLibdeviceDeclarations(module);
+  inlineEveryDeviceFunction(module);
   copyAlignedObjectsWhole(module);
   // InstCombine sinks an instruction into the one branch that uses its result: a warp reduction's last add
   // would move under `if (lane == 0)` and count once a warp, where the source (and nvcc's code) runs it in
