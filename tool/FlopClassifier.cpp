@@ -267,6 +267,10 @@ MathKind classifyMathFunction(const std::string &name, int *arithmeticFlops) {
   return MathKind::Unknown;
 }
 
+std::string uninlinedCallReason(const llvm::Function &callee) {
+  return "call to " + llvm::demangle(callee.getName()) + ", which the compiler did not inline (recursion or noinline)";
+}
+
 Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   Flops flops{};
   switch (inst.getOpcode()) {
@@ -328,7 +332,7 @@ Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved) {
   // A device function of the file that survived inlining recurses (or is noinline): its work per call is
   // not known from here, so the kernel's FLOPs are not either.
   if (!callee->isDeclaration())
-    *unresolved = "call to " + llvm::demangle(name) + ", which the compiler did not inline (recursion or noinline)";
+    *unresolved = uninlinedCallReason(*callee);
   else
     *unresolved = "unresolved call to " + name.str();
   return flops;

@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class Instruction;
 class Value;
 } // namespace llvm
@@ -25,6 +26,10 @@ using Flops = std::array<int64_t, BucketCount>;
 /// FLOPs of one execution of `inst` by one thread. `unresolved` receives a description of what it could not
 /// classify ("unresolved call to foo", "tensor-core operation ..."), empty when it classified everything.
 Flops flopsOf(const llvm::Instruction &inst, std::string *unresolved);
+
+/// The unknown a call to a device function of the file names: one that survived inlining (recursion,
+/// __noinline__), whose work and traffic are its body's.
+std::string uninlinedCallReason(const llvm::Function &callee);
 
 /// Arithmetic of an inline-asm call that runs in some lanes of each warp only: `lanes` of the 32 · `trips`
 /// lanes of a warp over the trips its shuffle's operands take (one trip for constants), FLOPs per thread

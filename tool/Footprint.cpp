@@ -1,13 +1,16 @@
 // The unique footprint (ideal bytes) and the predicted traffic of a kernel: accesses grouped by array and
 // progression, taken apart along digits and guards, united across groups, evaluated per direction.
+#include "FlopClassifier.h"
 #include "KernelAnalysis.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 #include <cmath>
 #include <numeric>
+#include <set>
 
 namespace roofcheck::lint::counting {
 
@@ -299,6 +302,32 @@ void KernelAnalysis::uniteConditions(std::map<std::string, FootprintGroup> &grou
     regroup(groups, std::move(group));
 }
 
+namespace {
+
+/// Whether a function's body, with the device functions it calls, reads and writes memory other than its own
+/// local variables (the optimiser infers no memory effects for the functions inlining left).
+std::pair<bool, bool> memoryMovedBy(const llvm::Function &function, std::set<const llvm::Function *> &seen) {
+  std::pair<bool, bool> moved{false, false};
+  if (!seen.insert(&function).second)
+    return moved;
+  for (const llvm::Instruction &inst : llvm::instructions(function)) {
+    std::pair<bool, bool> part{inst.mayReadFromMemory(), inst.mayWriteToMemory()};
+    if (auto *call = dyn_cast<llvm::CallInst>(&inst); call && call->getCalledFunction() &&
+                                                      !call->getCalledFunction()->isDeclaration())
+      part = memoryMovedBy(*call->getCalledFunction(), seen);
+    else if (const llvm::Value *address = llvm::getLoadStorePointerOperand(&inst);
+             address && isa<llvm::AllocaInst>(llvm::getUnderlyingObject(address)))
+      part = {false, false};
+    else if (auto *intrinsic = dyn_cast<llvm::IntrinsicInst>(&inst); intrinsic && intrinsic->isLifetimeStartOrEnd())
+      part = {false, false};
+    moved.first |= part.first;
+    moved.second |= part.second;
+  }
+  return moved;
+}
+
+} // namespace
+
 void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   std::map<std::string, FootprintGroup> groups;
   // Where a guard bounds a digit of a flat index (if (idx % n < n - 1) u[idx + 1]), every access of that
@@ -334,6 +363,17 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           if (inst.mayWriteToMemory())
             writeKnown = false;
         }
+      }
+      // A device function left a call (recursion, __noinline__) moves what its body moves, which is not
+      // counted here: the directions it moves are unknown, not 0.
+      if (auto *call = dyn_cast<llvm::CallInst>(&inst); call && call->getCalledFunction() &&
+                                                        !call->getCalledFunction()->isDeclaration()) {
+        std::set<const llvm::Function *> seen;
+        auto [reads, writes] = memoryMovedBy(*call->getCalledFunction(), seen);
+        if (reads || writes)
+          addUnknown(uninlinedCallReason(*call->getCalledFunction()), &inst);
+        readKnown = readKnown && !reads;
+        writeKnown = writeKnown && !writes;
       }
       for (Access &access : accessesOf(inst)) {
         auto unknownDirection = [&] {

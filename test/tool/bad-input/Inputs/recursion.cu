@@ -1,5 +1,6 @@
 // Recursion in device code. The tail-recursive factorial becomes a loop in the optimiser; the mutual
-// recursion of even/odd and the tree walk stay calls, whose work per call nothing bounds.
+// recursion of even/odd and the tree walk stay calls, whose work per call nothing bounds, as does a
+// __noinline__ helper's. even/odd touch no memory; walk and fetch read.
 __device__ int factorial(int n, int product) { return n <= 1 ? product : factorial(n - 1, product * n); }
 
 __device__ float odd(float x, int n);
@@ -21,4 +22,12 @@ __global__ void parity(float *out, const float *in, int n) {
 
 __global__ void tree_sums(float *out, const float *tree, int size) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = walk(tree, threadIdx.x, size);
+}
+
+__device__ __noinline__ float fetch(const float *p, int i) { return p[i]; }
+
+__global__ void fetched(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = fetch(in, i);
 }
