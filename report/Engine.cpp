@@ -127,6 +127,8 @@ Quantity substituted(const Quantity &q, const Bindings &bindings, const std::opt
   if (!q.known())
     return out;
   out.expr = substitutedExpr(q.expr, bindings).str();
+  if (!q.knownWhen.empty())
+    out.knownWhen = substitutedExpr(q.knownWhen, bindings).str();
   out.value = value;
   return out;
 }

@@ -405,6 +405,18 @@ ClaimResult checkAgainstEstimate(const Claim &claim, const StaticKernel &kernel,
   const Quantity *q = estimateOf(kernel, claim.subject);
   if (!q || !q->known())
     return {Verdict::NotCheckable, "the estimate of " + claim.subject + " is unknown" + unknownBecause(kernel)};
+  // A formula that holds for some launches only is checked at one that it holds for.
+  if (!q->knownWhen.empty()) {
+    std::string why;
+    Quantity test{q->knownWhen, std::nullopt, ""};
+    std::optional<double> holds = test.evaluate(bindings, &why);
+    if (!holds)
+      return {Verdict::NotCheckable, "the estimate of " + claim.subject + " holds only where " + q->knownWhen +
+                                         ", which " + why + " (--arg NAME=VALUE)"};
+    if (*holds == 0)
+      return {Verdict::NotCheckable, "the estimate of " + claim.subject + " is unknown where " + q->knownWhen +
+                                         " is 0, as for this launch" + unknownBecause(kernel)};
+  }
   Expr estimate = Expr::parse(q->expr);
   const Expr &expected = *claim.expected;
   std::string relation = std::string(" ") + toString(claim.relation) + " ";

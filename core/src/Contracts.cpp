@@ -45,7 +45,10 @@ std::optional<bool> optionalBoolean(const FieldReader &r, const std::string &key
 }
 
 Json toJson(const Quantity &q) {
-  return Json{{"expr", q.known() ? Json(q.expr) : Json(nullptr)}, {"value", optionalJson(q.value)}};
+  Json out{{"expr", q.known() ? Json(q.expr) : Json(nullptr)}, {"value", optionalJson(q.value)}};
+  if (!q.knownWhen.empty())
+    out["known_when"] = q.knownWhen;
+  return out;
 }
 
 /// A quantity by name (special by operation, tensor by source type) as a JSON object.
@@ -56,16 +59,19 @@ Json namedQuantitiesJson(const std::map<std::string, Quantity> &quantities) {
   return out;
 }
 
+Expr parsedField(const FieldReader &r, const std::string &key, const std::string &text) {
+  try {
+    return Expr::parse(text);
+  } catch (const ParseError &e) {
+    r.fail(key, std::string("not an expression: ") + e.what());
+  }
+}
+
 Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
   FieldReader r = parent.object(key);
   Quantity q;
   if (auto expr = r.optionalString("expr")) {
-    Expr parsed;
-    try {
-      parsed = Expr::parse(*expr);
-    } catch (const ParseError &e) {
-      r.fail("expr", std::string("not an expression: ") + e.what());
-    }
+    Expr parsed = parsedField(r, "expr", *expr);
     // FLOPs, bytes and intensities are counts and ratios of counts: a negative constant is a corrupt document.
     // A constant without a value (1 / 0, an overflow) is no count either.
     if (parsed.symbols().empty()) {
@@ -81,6 +87,10 @@ Quantity quantityFrom(const FieldReader &parent, const std::string &key) {
     q.expr = *expr;
   } else if (!r.has("expr")) {
     r.fail("expr", "missing");
+  }
+  if (auto knownWhen = r.optionalString("known_when")) {
+    parsedField(r, "known_when", *knownWhen);
+    q.knownWhen = *knownWhen;
   }
   q.value = r.optionalNumber("value");
   if (q.value && *q.value < 0)
@@ -181,12 +191,14 @@ std::string dimText(const Dim3 &d) {
   return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
 }
 
-Quantity Quantity::of(const Expr &e, const Bindings &bindings) {
+Quantity Quantity::of(const Expr &e, const Bindings &bindings, const std::optional<Expr> &knownWhen) {
   Quantity q;
   q.expr = e.simplified().str();
+  if (knownWhen)
+    q.knownWhen = knownWhen->simplified().str();
   // Text longer than the parser reads would make the whole document unreadable: unknown instead, and the
   // writer says why (lint records it among the kernel's unknowns).
-  if (q.expr.size() > Expr::MaxTextLength)
+  if (q.expr.size() > Expr::MaxTextLength || q.knownWhen.size() > Expr::MaxTextLength)
     return unknown();
   q.value = q.evaluate(bindings);
   return q;
@@ -197,29 +209,44 @@ std::optional<double> Quantity::evaluate(const Bindings &bindings) const {
   return evaluate(bindings, &ignored);
 }
 
-std::optional<double> Quantity::evaluate(const Bindings &bindings, std::string *why) const {
-  why->clear();
-  if (!known())
-    return std::nullopt;
+namespace {
+
+/// A formula's value at bindings; nullopt with *why when a symbol is unbound or it has none.
+std::optional<double> formulaValue(const std::string &formula, const Bindings &bindings, std::string *why) {
   try {
-    double value = Expr::parse(expr).evaluate(bindings).toDouble();
-    // A formula such as n - 2 evaluated for n = 1: a count below zero is no count.
-    if (value < 0) {
-      std::ostringstream text;
-      text << "negative (" << value << ")";
-      *why = text.str();
-      return std::nullopt;
-    }
-    return value;
+    return Expr::parse(formula).evaluate(bindings).toDouble();
   } catch (const UnboundSymbolsError &e) {
     *why = "needs ";
     for (const std::string &name : e.names())
       *why += (why->size() > 6 ? ", " : "") + name;
-    return std::nullopt;
   } catch (const Error &e) {
     *why = e.what();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<double> Quantity::evaluate(const Bindings &bindings, std::string *why) const {
+  why->clear();
+  if (!known())
+    return std::nullopt;
+  std::optional<double> value = formulaValue(expr, bindings, why);
+  if (!value)
+    return std::nullopt;
+  // A formula such as n - 2 evaluated for n = 1: a count below zero is no count.
+  if (*value < 0) {
+    std::ostringstream text;
+    text << "negative (" << *value << ")";
+    *why = text.str();
     return std::nullopt;
   }
+  if (!knownWhen.empty()) {
+    std::optional<double> holds = formulaValue(knownWhen, bindings, why);
+    if (!holds || *holds == 0)
+      return std::nullopt;
+  }
+  return value;
 }
 
 // ----------------------------------------------------------------------------------- static/1
@@ -279,8 +306,11 @@ std::vector<const Quantity *> quantitiesOf(const StaticKernel &kernel) { return 
 std::set<std::string> namedSymbols(const StaticKernel &kernel) {
   std::set<std::string> named;
   for (const Quantity *q : quantitiesOf(kernel))
-    if (q->known())
+    if (q->known()) {
       named.merge(Expr::parse(q->expr).symbols());
+      if (!q->knownWhen.empty())
+        named.merge(Expr::parse(q->knownWhen).symbols());
+    }
   return named;
 }
 
@@ -316,6 +346,8 @@ Json toJson(const StaticDocument &doc) {
                           {"cause", unknownCauseName(u.cause)}});
       if (!u.origin.empty())
         unknowns.back()["origin"] = u.origin;
+      if (!u.when.empty())
+        unknowns.back()["when"] = u.when;
     }
     Json claims = Json::array();
     for (const ClaimSource &c : k.claims)
@@ -363,7 +395,8 @@ Json toJson(const StaticDocument &doc) {
 }
 
 std::string describeUnknown(const Unknown &unknown) {
-  return unknown.origin.empty() ? unknown.reason : unknown.reason + " (inlined from " + unknown.origin + ")";
+  std::string text = unknown.origin.empty() ? unknown.reason : unknown.reason + " (inlined from " + unknown.origin + ")";
+  return unknown.when.empty() ? text : text + ", only where " + unknown.when;
 }
 
 std::string unknownCauseName(UnknownCause cause) {
@@ -422,7 +455,7 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
     }
     for (const FieldReader &ur : kr.array("unknowns")) {
       Unknown u{ur.string("reason"), ur.string("file"), intField(ur, "line"), intField(ur, "column"),
-                UnknownCause::Analysis, ur.optionalString("origin").value_or("")};
+                UnknownCause::Analysis, ur.optionalString("origin").value_or(""), ""};
       // Files written before the field existed name no cause: the analyser's, as every unknown then was reported.
       std::string cause = ur.optionalString("cause").value_or(unknownCauseName(UnknownCause::Analysis));
       bool named = false;
@@ -432,6 +465,10 @@ StaticDocument staticFromJson(const Json &json, const std::string &source) {
           u.cause = c;
           named = true;
         }
+      if (auto when = ur.optionalString("when")) {
+        parsedField(ur, "when", *when);
+        u.when = *when;
+      }
       if (!named)
         ur.fail("cause", "must be \"analysis\", \"data-dependent-loop\", \"data-dependent-branch\" or "
                          "\"indirect-access\", found \"" + cause + "\"");

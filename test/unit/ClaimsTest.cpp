@@ -159,6 +159,21 @@ TEST(ClaimEstimate, UnknownEstimateIsNotCheckable) {
   EXPECT_EQ(r.detail, "the estimate of flops.total is unknown: data-dependent loop at k.cu:14");
 }
 
+TEST(ClaimEstimate, AnEstimateKnownUnderATestIsCheckedWhereItHolds) {
+  StaticKernel k = matmul();
+  k.bytes.write = Quantity::of(Expr::parse("4 * N * N"), {}, Expr::parse("1 - ids"));
+  k.unknowns.push_back({"indirect index", "k.cu", 14, 3, UnknownCause::IndirectAccess, "", "ids"});
+  Claim c = parseClaims("bytes.write == 4 * N * N", at)[0];
+  EXPECT_EQ(checkAgainstEstimate(c, k, {{"ids", Number(int64_t{0})}}, nullptr).verdict, Verdict::Held);
+  ClaimResult given = checkAgainstEstimate(c, k, {{"ids", Number(int64_t{1})}}, nullptr);
+  EXPECT_EQ(given.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(given.detail, "the estimate of bytes.write is unknown where 1 - ids is 0, as for this launch: indirect "
+                          "index, only where ids at k.cu:14");
+  ClaimResult unbound = checkAgainstEstimate(c, k, {}, nullptr);
+  EXPECT_EQ(unbound.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(unbound.detail, "the estimate of bytes.write holds only where 1 - ids, which needs ids (--arg NAME=VALUE)");
+}
+
 TEST(ClaimEstimate, BoundUsesTheRidgeOfTheDominantBucket) {
   Claim compute = parseClaims("bound == compute", at)[0];
   CeilingsDocument c = ceilings();

@@ -139,6 +139,45 @@ TEST(StaticContract, AQuantityWithoutAValueSaysWhy) {
   EXPECT_EQ(why, "");
 }
 
+TEST(StaticContract, AQuantityKnownUnderATestHasNoValueWhereItFails) {
+  std::string why;
+  Quantity q = Quantity::of(Expr::parse("4 * n + 4 * table"), {}, Expr::parse("1 - table"));
+  EXPECT_EQ(q.knownWhen, "1 - table");
+  EXPECT_EQ(q.evaluate({{"n", Number(int64_t{10})}, {"table", Number(int64_t{0})}}, &why), 40.0);
+  // Where the test fails the quantity is unknown, which the kernel's unknowns explain: no reason of its own.
+  EXPECT_EQ(q.evaluate({{"n", Number(int64_t{10})}, {"table", Number(int64_t{1})}}, &why), std::nullopt);
+  EXPECT_EQ(why, "");
+  EXPECT_EQ(Quantity::of(Expr::parse("4 * n"), {}, Expr::parse("1 - table")).evaluate({{"n", Number(int64_t{10})}}, &why),
+            std::nullopt);
+  EXPECT_EQ(why, "needs table");
+  EXPECT_EQ(Quantity::of(Expr::parse("4 * n"), {{"n", Number(int64_t{10})}, {"table", Number(int64_t{0})}},
+                         Expr::parse("1 - table"))
+                .value,
+            40.0);
+}
+
+TEST(StaticContract, TestsOfQuantitiesAndUnknownsRoundTripAndOlderFilesHaveNone) {
+  StaticDocument doc = vectorAdd();
+  StaticKernel &k = doc.kernels[0];
+  k.bytes.read = Quantity::of(Expr::parse("8 * n"), {}, Expr::parse("1 - ids"));
+  k.unknowns[0].when = "ids";
+  Json json = toJson(doc);
+  EXPECT_EQ(json["kernels"][0]["bytes"]["read"]["known_when"], "1 - ids");
+  EXPECT_EQ(json["kernels"][0]["unknowns"][0]["when"], "ids");
+  EXPECT_FALSE(json["kernels"][0]["bytes"]["write"].contains("known_when"));
+  StaticDocument back = staticFromJson(json, "test");
+  EXPECT_EQ(back.kernels[0].bytes.read.knownWhen, "1 - ids");
+  EXPECT_EQ(back.kernels[0].unknowns[0].when, "ids");
+  EXPECT_EQ(namedSymbols(back.kernels[0]).count("ids"), 1u) << "a launch binds what the tests name";
+  json["kernels"][0]["bytes"]["read"]["known_when"] = "1 -";
+  EXPECT_NE(errorOf([&] { staticFromJson(json, "test"); }).find("known_when"), std::string::npos);
+  json["kernels"][0]["bytes"]["read"].erase("known_when");
+  json["kernels"][0]["unknowns"][0].erase("when");
+  back = staticFromJson(json, "test");
+  EXPECT_EQ(back.kernels[0].bytes.read.knownWhen, "");
+  EXPECT_EQ(back.kernels[0].unknowns[0].when, "");
+}
+
 TEST(StaticContract, RejectsWrongSchemaAndNamesMissingFields) {
   Json json = toJson(vectorAdd());
   json["schema"] = "roofcheck.static/2";

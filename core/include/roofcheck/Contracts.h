@@ -35,15 +35,20 @@ inline constexpr const char *ReportSchema = "roofcheck.report/1";
 struct Quantity {
   std::string expr;                ///< in the expression language; "" when unknown
   std::optional<double> value;     ///< null when unbound or unknown
+  /// Where expr holds: "" for every launch; else a test of the launch's parameters (a pointer standing for
+  /// whether it is given), 0 where something the estimator cannot count comes in (an index read from a table
+  /// the launch passes), and the quantity is unknown at those launches. The kernel's unknowns say what.
+  std::string knownWhen;
 
-  static Quantity of(const Expr &e, const Bindings &bindings = {});
+  static Quantity of(const Expr &e, const Bindings &bindings = {}, const std::optional<Expr> &knownWhen = {});
   static Quantity unknown() { return {}; }
   bool known() const { return !expr.empty(); }
   /// Evaluates expr with bindings (the stored value is ignored). nullopt when expr is unknown, needs a
-  /// symbol that is not bound, or comes out negative (no count is).
+  /// symbol that is not bound, comes out negative (no count is), or knownWhen is 0 at these bindings.
   std::optional<double> evaluate(const Bindings &bindings) const;
   /// The same, and when there is no value although expr is known, *why says so: the symbols the bindings
-  /// lack, a division by zero, an overflow, or a negative count.
+  /// lack, a division by zero, an overflow, or a negative count; empty where knownWhen is 0 (the quantity is
+  /// unknown there, for the reasons the kernel's unknowns give, not unevaluated).
   std::optional<double> evaluate(const Bindings &bindings, std::string *why) const;
 };
 
@@ -135,14 +140,17 @@ struct Unknown {
   /// "FILE:LINE:COLUMN" of the code itself where it was inlined into the kernel from another place than
   /// file:line (a library header's function); empty where it is there.
   std::string origin;
+  /// The launches it concerns: "" all of them; else a test of the parameters (Quantity::knownWhen's terms)
+  /// where it comes in, the other side of the test being counted.
+  std::string when;
 };
 
 /// "analysis", "data-dependent-loop", "data-dependent-branch", "indirect-access" (the `cause` of
 /// roofcheck.static/1).
 std::string unknownCauseName(UnknownCause cause);
 
-/// The unknown's reason, and where its code is when that is not where it is named: "REASON (inlined from
-/// FILE:LINE:COLUMN)".
+/// The unknown's reason, where its code is when that is not where it is named, and the launches it concerns
+/// when not all: "REASON (inlined from FILE:LINE:COLUMN), only where WHEN".
 std::string describeUnknown(const Unknown &unknown);
 
 /// A claim comment found next to the kernel (parsed and checked by Claims.h).
