@@ -2,9 +2,11 @@
 // progression, taken apart along digits and guards, united across groups, evaluated per direction.
 #include "FlopClassifier.h"
 #include "KernelAnalysis.h"
+#include "ParameterTests.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -328,6 +330,85 @@ std::pair<bool, bool> memoryMovedBy(const llvm::Function &function, std::set<con
 
 } // namespace
 
+std::optional<Expr> KernelAnalysis::testOfParameters(const llvm::Value *cond) {
+  if (std::optional<Expr> given = optionalPointerGiven(cond, true))
+    return given;
+  if (parameterOnly(cond, 0))
+    return parameterTruth(cond);
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::pair<const llvm::Value *, Expr>>>
+KernelAnalysis::parameterChoice(const llvm::Value *value) {
+  const Expr one = Expr::integer(1);
+  if (auto *select = dyn_cast<llvm::SelectInst>(value)) {
+    std::optional<Expr> holds = testOfParameters(select->getCondition());
+    if (!holds)
+      return std::nullopt;
+    return std::vector<std::pair<const llvm::Value *, Expr>>{{select->getTrueValue(), *holds},
+                                                             {select->getFalseValue(), one - *holds}};
+  }
+  // A phi whose block's immediate dominator branches on the test: each incoming edge lies on one side.
+  auto *phi = dyn_cast<llvm::PHINode>(value);
+  const llvm::DomTreeNode *node = phi ? dt_.getNode(phi->getParent()) : nullptr;
+  const llvm::BasicBlock *decider = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+  auto *branch = decider ? dyn_cast<llvm::BranchInst>(decider->getTerminator()) : nullptr;
+  if (!branch || !branch->isConditional() || branch->getSuccessor(0) == branch->getSuccessor(1) ||
+      li_.getLoopFor(phi->getParent()) != li_.getLoopFor(decider))
+    return std::nullopt;
+  std::optional<Expr> holds = testOfParameters(branch->getCondition());
+  if (!holds)
+    return std::nullopt;
+  const llvm::Value *sides[2] = {nullptr, nullptr};
+  for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
+    const llvm::BasicBlock *from = phi->getIncomingBlock(i);
+    int side = -1;
+    for (int s = 0; s < 2; ++s) {
+      const llvm::BasicBlock *successor = branch->getSuccessor(s);
+      if (from == decider ? successor == phi->getParent()
+                          : dt_.dominates(llvm::BasicBlockEdge(decider, successor), from))
+        side = s;
+    }
+    if (side < 0 || (sides[side] && sides[side] != phi->getIncomingValue(i)))
+      return std::nullopt;
+    sides[side] = phi->getIncomingValue(i);
+  }
+  if (!sides[0] || !sides[1])
+    return std::nullopt;
+  return std::vector<std::pair<const llvm::Value *, Expr>>{{sides[0], *holds}, {sides[1], one - *holds}};
+}
+
+std::vector<std::pair<const llvm::SCEV *, std::optional<Expr>>>
+KernelAnalysis::offsetsByChoice(const llvm::SCEV *offset) {
+  constexpr size_t MostSides = 8;
+  std::vector<std::pair<const llvm::SCEV *, std::optional<Expr>>> done, pending{{offset, std::nullopt}};
+  while (!pending.empty()) {
+    auto [scev, holds] = pending.back();
+    pending.pop_back();
+    std::optional<std::vector<std::pair<const llvm::Value *, Expr>>> sides;
+    const llvm::Value *chosen = nullptr;
+    llvm::SCEVExprContains(scev, [&](const llvm::SCEV *part) {
+      if (auto *unknown = dyn_cast<llvm::SCEVUnknown>(part); unknown && !sides) {
+        sides = parameterChoice(unknown->getValue());
+        chosen = unknown->getValue();
+      }
+      return sides.has_value();
+    });
+    if (!sides) {
+      done.push_back({scev, holds});
+      continue;
+    }
+    for (const auto &[value, truth] : *sides) {
+      llvm::ValueToSCEVMapTy side{{chosen, se_.getSCEV(const_cast<llvm::Value *>(value))}};
+      pending.push_back({llvm::SCEVParameterRewriter::rewrite(scev, se_, side), holds ? *holds * truth : truth});
+    }
+    if (done.size() + pending.size() > MostSides)
+      return {{offset, std::nullopt}};
+  }
+  std::reverse(done.begin(), done.end()); // the first side first
+  return done;
+}
+
 void KernelAnalysis::countMemory(KernelEstimate &estimate) {
   std::map<std::string, FootprintGroup> groups;
   // Where a guard bounds a digit of a flat index (if (idx % n < n - 1) u[idx + 1]), every access of that
@@ -347,7 +428,26 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
                                                                                         c.digitAtoms.end());
   }
   bool readKnown = true, writeKnown = true;
+  // Tests of parameters under which something uncounted comes in (a block under `if (ids)` reading through
+  // ids, an index `ids ? ids[c] : c`): the bytes in that direction are known where none of them holds.
+  std::vector<Expr> readUnknownWhere, writeUnknownWhere;
   for (llvm::BasicBlock &block : f_) {
+    guards(&block);
+    auto tested = parameterTests_.find(&block);
+    const std::optional<Expr> blockTest =
+        tested != parameterTests_.end() ? std::optional<Expr>(tested->second) : std::nullopt;
+    // What moves `read`/`write` bytes uncounted under the test `where` (the block's, or a side of a choice):
+    // unknown there, or everywhere where no test is known.
+    auto uncounted = [&](bool read, bool write, const std::optional<Expr> &where) {
+      if (read && where)
+        readUnknownWhere.push_back(*where);
+      else if (read)
+        readKnown = false;
+      if (write && where)
+        writeUnknownWhere.push_back(*where);
+      else if (write)
+        writeKnown = false;
+    };
     for (llvm::Instruction &inst : block) {
       // NVVM intrinsics that move data through a pointer (wmma/ldmatrix loads and stores, cp.async, ...)
       // are not modelled: when the pointer may be global, the bytes in that direction are unknown.
@@ -357,11 +457,9 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           if (!arg->getType()->isPointerTy() || onChip(arg))
             continue;
           std::string name = call->getCalledFunction()->getName().str();
-          addUnknown("memory intrinsic it does not model (" + name + ")", &inst);
-          if (inst.mayReadFromMemory())
-            readKnown = false;
-          if (inst.mayWriteToMemory())
-            writeKnown = false;
+          addUnknown("memory intrinsic it does not model (" + name + ")", &inst, nullptr, UnknownCause::Analysis,
+                     blockTest);
+          uncounted(inst.mayReadFromMemory(), inst.mayWriteToMemory(), blockTest);
         }
       }
       // A device function left a call (recursion, __noinline__) moves what its body moves, which is not
@@ -371,19 +469,15 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
         std::set<const llvm::Function *> seen;
         auto [reads, writes] = memoryMovedBy(*call->getCalledFunction(), seen);
         if (reads || writes)
-          addUnknown(uninlinedCallReason(*call->getCalledFunction()), &inst);
-        readKnown = readKnown && !reads;
-        writeKnown = writeKnown && !writes;
+          addUnknown(uninlinedCallReason(*call->getCalledFunction()), &inst, nullptr, UnknownCause::Analysis,
+                     blockTest);
+        uncounted(reads, writes, blockTest);
       }
       for (Access &access : accessesOf(inst)) {
-        auto unknownDirection = [&] {
-          (access.kind == std::string("store") ? writeKnown : readKnown) = false;
-          if (access.kind == std::string("atomic"))
-            writeKnown = false;
-        };
+        const bool reads = access.kind != std::string("store"), writes = access.kind != std::string("load");
         if (!access.unknown.empty()) {
-          addUnknown(access.unknown, &inst);
-          unknownDirection();
+          addUnknown(access.unknown, &inst, nullptr, UnknownCause::Analysis, blockTest);
+          uncounted(reads, writes, blockTest);
           continue;
         }
         if (onChip(access.address))
@@ -402,366 +496,376 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           // A pointer loaded from memory (an array of pointers) is the source's indirection, not a limit of ours;
           // one read from a struct parameter at a place that moves is a launch argument the expressions cannot name.
           if (loaded && readsParameter(loaded))
-            addUnknown("pointer from a field of a struct parameter (" + std::string(access.kind) + ")", &inst);
+            addUnknown("pointer from a field of a struct parameter (" + std::string(access.kind) + ")", &inst,
+                       nullptr, UnknownCause::Analysis, blockTest);
           else
             addUnknown("pointer it cannot follow (" + std::string(access.kind) + ")", &inst, nullptr,
-                       loaded && readsData(loaded) ? UnknownCause::IndirectAccess : UnknownCause::Analysis);
-          unknownDirection();
+                       loaded && readsData(loaded) ? UnknownCause::IndirectAccess : UnknownCause::Analysis, blockTest);
+          uncounted(reads, writes, blockTest);
           continue;
         }
-        CountedAccess counted;
-        counted.access.pointer = pointer;
-        counted.access.kind = access.kind;
-        counted.access.file = locationOf(&inst, &counted.access.line, &counted.access.column, source_.file);
-        counted.elementBytes = access.bytes;
+        // Each side of the tests that choose an index the offset is made of, counted under its test.
+        for (const auto &[offset, choice] : offsetsByChoice(byteOffset(access.address))) {
+          std::optional<Expr> test = blockTest;
+          if (choice)
+            test = blockTest ? *blockTest * *choice : *choice;
+          CountedAccess counted;
+          counted.access.pointer = pointer;
+          counted.access.kind = access.kind;
+          counted.access.file = locationOf(&inst, &counted.access.line, &counted.access.column, source_.file);
+          counted.elementBytes = access.bytes;
 
-        const llvm::SCEV *offset = byteOffset(access.address);
-        Linear lin = isa<llvm::SCEVCouldNotCompute>(offset) ? Linear{} : decompose(toPoly(offset));
-        if (isa<llvm::SCEVCouldNotCompute>(offset)) {
-          lin.known = false;
-          lin.reason = "address it cannot follow";
-        }
-        const Linear address = lin; // as decomposed, before the digits are taken out below
-        bool known = lin.known;
-        std::string reason = lin.reason;
-        UnknownCause cause = lin.cause;
-        // Before the digits of a flat index are taken out of the affine form below.
-        const std::array<bool, 3> movesWithThread = threadDependence(lin);
-        const llvm::Instruction *where = &inst; // reported where the access is, whatever made it unknown
-        const llvm::DILocation *whereLoop = nullptr;
-        std::vector<Progression> progressions;
-        std::optional<Poly> strideX, strideY;
-        bool strideXUnknown = false;
-        bool splitByThreadGuard = false;
-        if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
-            !footprintIgnoresThreadTests(&block, movesWithThread) && !lanesKeepFootprint(&block, lin)) {
-          const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
-          known = false;
-          reason = unmodelled.reason;
-          std::string::size_type count = reason.find("the count");
-          if (count != std::string::npos)
-            reason.replace(count, 9, "the footprint");
-          cause = unmodelled.cause;
-          where = branch;
-        }
-        if (known) {
-          const std::vector<Constraint> &constraints = guards(&block);
-          // The guards' bounds on one index (a tree reduction's loop-variable bounds are its loop's business).
-          auto boundsOn = [&](const AxisKey &axis) {
-            std::vector<const Constraint *> list;
-            for (const Constraint &c : constraints)
-              if (c.axis == axis && c.loopAtom < 0)
-                list.push_back(&c);
-            return list;
-          };
-          std::map<AxisKey, const LoopModel *> covers;
-          for (const llvm::Loop *loop = li_.getLoopFor(&block); loop; loop = loop->getParentLoop()) {
-            const LoopModel &model = loopModel(loop);
-            if (model.kind == LoopModel::Cover || model.kind == LoopModel::Strided ||
-                model.kind == LoopModel::GroupStrided)
-              covers[model.axis] = &model;
+          Linear lin = isa<llvm::SCEVCouldNotCompute>(offset) ? Linear{} : decompose(toPoly(offset));
+          if (isa<llvm::SCEVCouldNotCompute>(offset)) {
+            lin.known = false;
+            lin.reason = "address it cannot follow";
           }
-          // The remainder of a digit, c * ((i % a) % b) = c * (i - a * (i / a) - b * q) with q = (i % a) / b:
-          // a progression of its own, min(a, b) values of the digit's at most a, and the address without it.
-          std::vector<int> remainders;
-          for (const auto &[id, coeff] : lin.iters)
-            if (atoms_[id].kind == AtomKind::DigitQuotient)
-              remainders.push_back(id);
-          for (int id : remainders) {
-            const Atom &remainder = atoms_[id];
-            auto it = lin.iters.find(id);
-            const AxisKey axis = remainder.quotientAxis;
-            const Poly &modulus = *atoms_[remainder.digitOf].divisor;
-            Poly scale = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
-            auto digit = lin.iters.find(remainder.digitOf);
-            std::vector<const Constraint *> list = boundsOn(axis);
-            // The axis only through the remainder (else the digit's values are not independent of it), and no
-            // other remainder of the same digit; what is left of i / a's coefficient is its own progression.
-            if (scale.isZero() || !(it->second == (scale * *remainder.divisor).scaled(-1)) || digit == lin.iters.end() ||
-                std::count_if(lin.iters.begin(), lin.iters.end(), [&](const auto &entry) {
-                  return atoms_[entry.first].kind == AtomKind::DigitQuotient &&
-                         atoms_[entry.first].digitOf == remainder.digitOf;
-                }) != 1) {
-              known = false;
-              reason = "remainder of a remainder (i % a % b) it cannot count";
-              break;
+          const Linear address = lin; // as decomposed, before the digits are taken out below
+          bool known = lin.known;
+          std::string reason = lin.reason;
+          UnknownCause cause = lin.cause;
+          // Before the digits of a flat index are taken out of the affine form below.
+          const std::array<bool, 3> movesWithThread = threadDependence(lin);
+          const llvm::Instruction *where = &inst; // reported where the access is, whatever made it unknown
+          const llvm::DILocation *whereLoop = nullptr;
+          std::vector<Progression> progressions;
+          std::optional<Poly> strideX, strideY;
+          bool strideXUnknown = false;
+          bool splitByThreadGuard = false;
+          if (known && (guards(&block), unmodelledBranches_.count(&block)) &&
+              !footprintIgnoresThreadTests(&block, movesWithThread) && !lanesKeepFootprint(&block, lin)) {
+            const auto &[branch, unmodelled] = unmodelledBranches_.at(&block);
+            known = false;
+            reason = unmodelled.reason;
+            std::string::size_type count = reason.find("the count");
+            if (count != std::string::npos)
+              reason.replace(count, 9, "the footprint");
+            cause = unmodelled.cause;
+            where = branch;
+          }
+          if (known) {
+            const std::vector<Constraint> &constraints = guards(&block);
+            // The guards' bounds on one index (a tree reduction's loop-variable bounds are its loop's business).
+            auto boundsOn = [&](const AxisKey &axis) {
+              std::vector<const Constraint *> list;
+              for (const Constraint &c : constraints)
+                if (c.axis == axis && c.loopAtom < 0)
+                  list.push_back(&c);
+              return list;
+            };
+            std::map<AxisKey, const LoopModel *> covers;
+            for (const llvm::Loop *loop = li_.getLoopFor(&block); loop; loop = loop->getParentLoop()) {
+              const LoopModel &model = loopModel(loop);
+              if (model.kind == LoopModel::Cover || model.kind == LoopModel::Strided ||
+                  model.kind == LoopModel::GroupStrided)
+                covers[model.axis] = &model;
             }
-            Expr digitRange = Expr::min(toExpr(modulus), rangeCount(axis, *remainder.quotientWidth, list));
-            progressions.push_back({scale, Expr::min(digitRange, toExpr(*remainder.divisor)).simplified()});
-            if (axis.tid == 0)
-              strideXUnknown = true; // runs of b threads, then back to the start
-            digit->second = digit->second + scale * modulus;
-            if (digit->second.isZero())
-              lin.iters.erase(digit);
-            lin.axes.erase(axis);
-            lin.widths.erase(axis);
-            lin.iters.erase(it);
-          }
-          // An index and its quotients (row = i / cols, col = i % cols): digits of a mixed radix, one
-          // progression each, over the index range the guards leave.
-          std::map<AxisKey, std::map<int, Poly>> quotients;
-          for (const auto &[id, coeff] : lin.iters)
-            if (atoms_[id].kind == AtomKind::Quotient || atoms_[id].kind == AtomKind::CoverQuotient)
-              quotients[atoms_[id].quotientAxis][id] = coeff;
-          for (const auto &[axis, coeff] : lin.axes)
-            if (auto digits = digitsOfArray.find({base, axis}); digits != digitsOfArray.end())
-              for (int id : digits->second)
-                quotients[axis].try_emplace(id, Poly());
-          // threadIdx.x paired with blockIdx.x over a constant tile (256 * blockIdx.x + 32 * (tid % 8)) while
-          // the thread's quotients stand apart: the thread index is a digit source of its own.
-          for (const auto &[axis, byAtom] : quotients) {
-            if (axis.cta >= 0)
-              continue;
-            for (auto it = lin.axes.begin(); it != lin.axes.end(); ++it) {
-              const AxisKey global = it->first;
-              if (global.tid != axis.tid || global.cta < 0 || global.outer >= 0 || !lin.widths[global].asConstant())
-                continue;
-              Poly coeff = it->second;
-              lin.axes.erase(it);
-              lin.axes[axis] = lin.axes[axis] + coeff;
-              lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * lin.widths[global];
-              lin.widths.erase(global);
-              break;
-            }
-          }
-          // threadIdx.x paired with blockIdx.x (i = blockIdx.x * blockDim.x + threadIdx.x) under a guard that
-          // picks the first threads of every block (if (threadIdx.x < RADIUS), tid == 0): the thread index and
-          // the block index become progressions of their own, so that the guard counts. With a guard on the
-          // global index as well, neither range holds alone: unknown.
-          for (const Constraint &tested : constraints) {
-            if (tested.loopAtom >= 0 || tested.axis.tid < 0 || tested.axis.cta >= 0 || tested.axis.outer >= 0 ||
-                std::any_of(constraints.begin(), constraints.end(), [&](const Constraint &c) {
-                  return c.axis == tested.axis && c.lower && c.lower->asConstant() != 0;
-                }))
-              continue;
-            for (auto it = lin.axes.begin(); it != lin.axes.end(); ++it) {
-              const AxisKey global = it->first;
-              if (global.tid != tested.axis.tid || global.cta < 0 || global.outer >= 0 || covers.count(global) ||
-                  !lin.widths.count(global))
-                continue;
-              if (std::any_of(constraints.begin(), constraints.end(),
-                              [&](const Constraint &c) { return c.axis == global; })) {
+            // The remainder of a digit, c * ((i % a) % b) = c * (i - a * (i / a) - b * q) with q = (i % a) / b:
+            // a progression of its own, min(a, b) values of the digit's at most a, and the address without it.
+            std::vector<int> remainders;
+            for (const auto &[id, coeff] : lin.iters)
+              if (atoms_[id].kind == AtomKind::DigitQuotient)
+                remainders.push_back(id);
+            for (int id : remainders) {
+              const Atom &remainder = atoms_[id];
+              auto it = lin.iters.find(id);
+              const AxisKey axis = remainder.quotientAxis;
+              const Poly &modulus = *atoms_[remainder.digitOf].divisor;
+              Poly scale = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
+              auto digit = lin.iters.find(remainder.digitOf);
+              std::vector<const Constraint *> list = boundsOn(axis);
+              // The axis only through the remainder (else the digit's values are not independent of it), and no
+              // other remainder of the same digit; what is left of i / a's coefficient is its own progression.
+              if (scale.isZero() || !(it->second == (scale * *remainder.divisor).scaled(-1)) ||
+                  digit == lin.iters.end() || std::count_if(lin.iters.begin(), lin.iters.end(), [&](const auto &entry) {
+                                                return atoms_[entry.first].kind == AtomKind::DigitQuotient &&
+                                                       atoms_[entry.first].digitOf == remainder.digitOf;
+                                              }) != 1) {
                 known = false;
-                reason = "guards on threadIdx and on the global index together";
+                reason = "remainder of a remainder (i % a % b) it cannot count";
                 break;
               }
-              Poly coeff = it->second;
-              Poly width = lin.widths[global];
-              lin.axes.erase(it);
-              lin.widths.erase(global);
-              lin.axes[tested.axis] = lin.axes[tested.axis] + coeff;
-              lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * width;
-              splitByThreadGuard = true;
-              break;
+              Expr digitRange = Expr::min(toExpr(modulus), rangeCount(axis, *remainder.quotientWidth, list));
+              progressions.push_back({scale, Expr::min(digitRange, toExpr(*remainder.divisor)).simplified()});
+              if (axis.tid == 0)
+                strideXUnknown = true; // runs of b threads, then back to the start
+              digit->second = digit->second + scale * modulus;
+              if (digit->second.isZero())
+                lin.iters.erase(digit);
+              lin.axes.erase(axis);
+              lin.widths.erase(axis);
+              lin.iters.erase(it);
             }
-          }
-          const std::vector<Constraint> *digitGuards =
-              digitGuards_.count(&block) ? &digitGuards_.at(&block) : nullptr;
-          std::set<AxisKey> digitsTakenApart;
-          for (auto &[axis, byAtom] : quotients) {
-            std::vector<const Constraint *> list = boundsOn(axis), onDigits;
-            if (digitGuards)
-              for (const Constraint &c : *digitGuards)
-                if (c.axis == axis)
-                  onDigits.push_back(&c);
-            Poly index = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
-            const Poly &width = *atoms_[byAtom.begin()->first].quotientWidth;
-            // Digits of a grid- or block-stride loop's index: the index is axis + extent * trip over the loop's
-            // span, so the trip goes with the axis (its coefficient is the axis's times the extent); the loop's
-            // own guard on the axis is in its span, as for the index itself below.
-            const llvm::Loop *walked = atoms_[byAtom.begin()->first].loop;
-            std::optional<Expr> range;
-            auto trip = lin.iters.end();
-            if (!walked) {
-              range = rangeCount(axis, width, list);
-            } else if (std::all_of(byAtom.begin(), byAtom.end(), [&](const auto &entry) {
-                         return atoms_[entry.first].kind == AtomKind::CoverQuotient && atoms_[entry.first].loop == walked;
-                       })) {
-              const LoopModel &walk = loopModel(walked);
-              trip = lin.iters.find(walk.iterAtom);
-              Poly tripCoefficient = trip != lin.iters.end() ? trip->second : Poly();
-              if (tripCoefficient == index * extent(axis, width))
-                range = coverSpan(walk);
+            // An index and its quotients (row = i / cols, col = i % cols): digits of a mixed radix, one
+            // progression each, over the index range the guards leave.
+            std::map<AxisKey, std::map<int, Poly>> quotients;
+            for (const auto &[id, coeff] : lin.iters)
+              if (atoms_[id].kind == AtomKind::Quotient || atoms_[id].kind == AtomKind::CoverQuotient)
+                quotients[atoms_[id].quotientAxis][id] = coeff;
+            for (const auto &[axis, coeff] : lin.axes)
+              if (auto digits = digitsOfArray.find({base, axis}); digits != digitsOfArray.end())
+                for (int id : digits->second)
+                  quotients[axis].try_emplace(id, Poly());
+            // threadIdx.x paired with blockIdx.x over a constant tile (256 * blockIdx.x + 32 * (tid % 8)) while
+            // the thread's quotients stand apart: the thread index is a digit source of its own.
+            for (const auto &[axis, byAtom] : quotients) {
+              if (axis.cta >= 0)
+                continue;
+              for (auto it = lin.axes.begin(); it != lin.axes.end(); ++it) {
+                const AxisKey global = it->first;
+                if (global.tid != axis.tid || global.cta < 0 || global.outer >= 0 || !lin.widths[global].asConstant())
+                  continue;
+                Poly coeff = it->second;
+                lin.axes.erase(it);
+                lin.axes[axis] = lin.axes[axis] + coeff;
+                lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * lin.widths[global];
+                lin.widths.erase(global);
+                break;
+              }
             }
-            Poly shift;
-            std::optional<std::vector<Progression>> digits =
-                range ? mixedRadix(index, byAtom, *range, onDigits, shift) : std::nullopt;
-            if (digits && (walked || std::none_of(list.begin(), list.end(),
-                                                  [](const Constraint *c) { return c->lower.has_value(); }))) {
-              if (trip != lin.iters.end())
-                lin.iters.erase(trip);
-              digitsTakenApart.insert(axis);
-              lin.invariant = lin.invariant + shift;
-              // A loop over the lanes of each group (for (c = lane; c < n; c += 32)): the lane digit and the
-              // loop's trips together walk [base, bound) once a group.
-              if (auto walk = covers.find(axis); walk != covers.end() && walk->second->kind == LoopModel::GroupStrided) {
-                auto iter = lin.iters.find(walk->second->iterAtom);
-                auto lane = std::find_if(digits->begin(), digits->end(), [&](const Progression &p) { return p.stride == index; });
-                if (iter != lin.iters.end() && lane != digits->end() && iter->second == index.scaled(walk->second->step)) {
-                  lane->count = Expr::max(toExpr(walk->second->bound - walk->second->base), Expr::integer(0));
+            // threadIdx.x paired with blockIdx.x (i = blockIdx.x * blockDim.x + threadIdx.x) under a guard that
+            // picks the first threads of every block (if (threadIdx.x < RADIUS), tid == 0): the thread index and
+            // the block index become progressions of their own, so that the guard counts. With a guard on the
+            // global index as well, neither range holds alone: unknown.
+            for (const Constraint &tested : constraints) {
+              if (tested.loopAtom >= 0 || tested.axis.tid < 0 || tested.axis.cta >= 0 || tested.axis.outer >= 0 ||
+                  std::any_of(constraints.begin(), constraints.end(), [&](const Constraint &c) {
+                    return c.axis == tested.axis && c.lower && c.lower->asConstant() != 0;
+                  }))
+                continue;
+              for (auto it = lin.axes.begin(); it != lin.axes.end(); ++it) {
+                const AxisKey global = it->first;
+                if (global.tid != tested.axis.tid || global.cta < 0 || global.outer >= 0 || covers.count(global) ||
+                    !lin.widths.count(global))
+                  continue;
+                if (std::any_of(constraints.begin(), constraints.end(),
+                                [&](const Constraint &c) { return c.axis == global; })) {
+                  known = false;
+                  reason = "guards on threadIdx and on the global index together";
+                  break;
+                }
+                Poly coeff = it->second;
+                Poly width = lin.widths[global];
+                lin.axes.erase(it);
+                lin.widths.erase(global);
+                lin.axes[tested.axis] = lin.axes[tested.axis] + coeff;
+                lin.axes[AxisKey{-1, global.cta}] = lin.axes[AxisKey{-1, global.cta}] + coeff * width;
+                splitByThreadGuard = true;
+                break;
+              }
+            }
+            const std::vector<Constraint> *digitGuards =
+                digitGuards_.count(&block) ? &digitGuards_.at(&block) : nullptr;
+            std::set<AxisKey> digitsTakenApart;
+            for (auto &[axis, byAtom] : quotients) {
+              std::vector<const Constraint *> list = boundsOn(axis), onDigits;
+              if (digitGuards)
+                for (const Constraint &c : *digitGuards)
+                  if (c.axis == axis)
+                    onDigits.push_back(&c);
+              Poly index = lin.axes.count(axis) ? lin.axes.at(axis) : Poly();
+              const Poly &width = *atoms_[byAtom.begin()->first].quotientWidth;
+              // Digits of a grid- or block-stride loop's index: the index is axis + extent * trip over the loop's
+              // span, so the trip goes with the axis (its coefficient is the axis's times the extent); the loop's
+              // own guard on the axis is in its span, as for the index itself below.
+              const llvm::Loop *walked = atoms_[byAtom.begin()->first].loop;
+              std::optional<Expr> range;
+              auto trip = lin.iters.end();
+              if (!walked) {
+                range = rangeCount(axis, width, list);
+              } else if (std::all_of(byAtom.begin(), byAtom.end(), [&](const auto &entry) {
+                           return atoms_[entry.first].kind == AtomKind::CoverQuotient &&
+                                  atoms_[entry.first].loop == walked;
+                         })) {
+                const LoopModel &walk = loopModel(walked);
+                trip = lin.iters.find(walk.iterAtom);
+                Poly tripCoefficient = trip != lin.iters.end() ? trip->second : Poly();
+                if (tripCoefficient == index * extent(axis, width))
+                  range = coverSpan(walk);
+              }
+              Poly shift;
+              std::optional<std::vector<Progression>> digits =
+                  range ? mixedRadix(index, byAtom, *range, onDigits, shift) : std::nullopt;
+              if (digits && (walked || std::none_of(list.begin(), list.end(),
+                                                    [](const Constraint *c) { return c->lower.has_value(); }))) {
+                if (trip != lin.iters.end())
+                  lin.iters.erase(trip);
+                digitsTakenApart.insert(axis);
+                lin.invariant = lin.invariant + shift;
+                // A loop over the lanes of each group (for (c = lane; c < n; c += 32)): the lane digit and the
+                // loop's trips together walk [base, bound) once a group.
+                if (auto walk = covers.find(axis);
+                    walk != covers.end() && walk->second->kind == LoopModel::GroupStrided) {
+                  auto iter = lin.iters.find(walk->second->iterAtom);
+                  auto lane = std::find_if(digits->begin(), digits->end(),
+                                           [&](const Progression &p) { return p.stride == index; });
+                  if (iter != lin.iters.end() && lane != digits->end() &&
+                      iter->second == index.scaled(walk->second->step)) {
+                    lane->count = Expr::max(toExpr(walk->second->bound - walk->second->base), Expr::integer(0));
+                    lin.iters.erase(iter);
+                  }
+                }
+                progressions.insert(progressions.end(), digits->begin(), digits->end());
+                for (const auto &entry : byAtom)
+                  lin.iters.erase(entry.first);
+                // Digits narrower than a warp along x (il = tid / 8, ir = tid % 8): a warp's threads step
+                // through several strides, which one stride per access cannot describe.
+                std::optional<int64_t> lowest = atoms_[byAtom.begin()->first].divisor->asConstant();
+                for (const auto &entry : byAtom)
+                  if (auto d = atoms_[entry.first].divisor->asConstant(); d && (!lowest || *d < *lowest))
+                    lowest = d;
+                if (axis.tid == 0 && lowest && *lowest < 32)
+                  strideXUnknown = true;
+                else if (axis.tid == 0 && !index.isZero())
+                  strideX = index;
+                if (axis.tid == 1 && !index.isZero())
+                  strideY = index;
+                lin.axes.erase(axis);
+              }
+            }
+            // A guard on a digit the address does not take apart (out[idx] under if (idx % n > 0)); one on an
+            // index the address does not move with at all leaves its footprint as it is.
+            if (known && digitGuards && std::any_of(digitGuards->begin(), digitGuards->end(), [&](const Constraint &c) {
+                  return !digitsTakenApart.count(c.axis) && movesWith(address, c.axis) &&
+                         !wholeGroupsKeepFootprint(c, address);
+                })) {
+              known = false;
+              reason = "guard on a digit of a flat index (i % n, i / n) that the address does not follow";
+              where = digitGuardBranches_.at(&block);
+            }
+            for (const auto &[axis, coeff] : lin.axes) {
+              Poly width = lin.widths.count(axis) ? lin.widths.at(axis) : Poly();
+              if (axis.tid == 0)
+                strideX = coeff;
+              if (axis.tid == 1)
+                strideY = coeff;
+              auto cover = covers.find(axis);
+              if (cover != covers.end()) {
+                const LoopModel &walk = *cover->second;
+                auto iter = lin.iters.find(walk.iterAtom);
+                Expr span = toExpr(walk.bound - walk.base);
+                if (walk.kind == LoopModel::Cover && iter != lin.iters.end() &&
+                    iter->second == coeff * extent(axis, width)) {
                   lin.iters.erase(iter);
+                  progressions.push_back({coeff, coverSpan(walk)});
+                  continue;
+                }
+                // A constant step: rows of `step` values, of which the block's threads reach the first
+                // min(step, blockDim) (all of them in the last, partial row, up to its end).
+                if (walk.kind == LoopModel::Strided && iter != lin.iters.end() &&
+                    iter->second == coeff.scaled(walk.step)) {
+                  lin.iters.erase(iter);
+                  Expr step = Expr::integer(walk.step);
+                  Expr reached = Expr::min(step, toExpr(extent(axis, width)));
+                  Expr rows = span / step;
+                  progressions.push_back({coeff, reached * rows + Expr::min(span - step * rows, reached)});
+                  continue;
                 }
               }
-              progressions.insert(progressions.end(), digits->begin(), digits->end());
-              for (const auto &entry : byAtom)
-                lin.iters.erase(entry.first);
-              // Digits narrower than a warp along x (il = tid / 8, ir = tid % 8): a warp's threads step
-              // through several strides, which one stride per access cannot describe.
-              std::optional<int64_t> lowest = atoms_[byAtom.begin()->first].divisor->asConstant();
-              for (const auto &entry : byAtom)
-                if (auto d = atoms_[entry.first].divisor->asConstant(); d && (!lowest || *d < *lowest))
-                  lowest = d;
-              if (axis.tid == 0 && lowest && *lowest < 32)
-                strideXUnknown = true;
-              else if (axis.tid == 0 && !index.isZero())
-                strideX = index;
-              if (axis.tid == 1 && !index.isZero())
-                strideY = index;
-              lin.axes.erase(axis);
-            }
-          }
-          // A guard on a digit the address does not take apart (out[idx] under if (idx % n > 0)); one on an
-          // index the address does not move with at all leaves its footprint as it is.
-          if (known && digitGuards && std::any_of(digitGuards->begin(), digitGuards->end(), [&](const Constraint &c) {
-                return !digitsTakenApart.count(c.axis) && movesWith(address, c.axis) &&
-                       !wholeGroupsKeepFootprint(c, address);
-              })) {
-            known = false;
-            reason = "guard on a digit of a flat index (i % n, i / n) that the address does not follow";
-            where = digitGuardBranches_.at(&block);
-          }
-          for (const auto &[axis, coeff] : lin.axes) {
-            Poly width = lin.widths.count(axis) ? lin.widths.at(axis) : Poly();
-            if (axis.tid == 0)
-              strideX = coeff;
-            if (axis.tid == 1)
-              strideY = coeff;
-            auto cover = covers.find(axis);
-            if (cover != covers.end()) {
-              const LoopModel &walk = *cover->second;
-              auto iter = lin.iters.find(walk.iterAtom);
-              Expr span = toExpr(walk.bound - walk.base);
-              if (walk.kind == LoopModel::Cover && iter != lin.iters.end() && iter->second == coeff * extent(axis, width)) {
-                lin.iters.erase(iter);
-                progressions.push_back({coeff, coverSpan(walk)});
+              std::vector<const Constraint *> list = boundsOn(axis);
+              // A global index over a constant tile (blockIdx.x * 32768 + threadIdx.x, a loop filling the rest):
+              // a block's threads reach min(tile, blockDim.x) of its positions, not all of them.
+              if (std::optional<int64_t> tile = width.asConstant();
+                  tile && axis.tid >= 0 && axis.cta >= 0 && list.empty()) {
+                progressions.push_back(
+                    {coeff, Expr::min(Expr::integer(*tile), toExpr(launchDim("blockDim", axis.tid)))});
+                progressions.push_back({coeff.scaled(*tile), toExpr(launchDim("gridDim", axis.cta))});
+                if (axis.outer >= 0) // over a grid flattened in two dimensions
+                  progressions.push_back(
+                      {coeff.scaled(*tile) * launchDim("gridDim", axis.cta), toExpr(launchDim("gridDim", axis.outer))});
                 continue;
               }
-              // A constant step: rows of `step` values, of which the block's threads reach the first
-              // min(step, blockDim) (all of them in the last, partial row, up to its end).
-              if (walk.kind == LoopModel::Strided && iter != lin.iters.end() && iter->second == coeff.scaled(walk.step)) {
-                lin.iters.erase(iter);
-                Expr step = Expr::integer(walk.step);
-                Expr reached = Expr::min(step, toExpr(extent(axis, width)));
-                Expr rows = span / step;
-                progressions.push_back({coeff, reached * rows + Expr::min(span - step * rows, reached)});
+              Progression p{coeff, rangeCount(axis, width, list)};
+              if (axis.tid >= 0 && axis.cta >= 0 && axis.outer < 0 && list.empty()) {
+                p.pairedTid = axis.tid;
+                p.pairedCta = axis.cta;
+                p.pairedWidth = width;
+              }
+              p.guardedGlobal = axis.tid >= 0 && axis.cta >= 0 && !list.empty();
+              p.blockOnly = axis.tid < 0 && axis.cta >= 0 && axis.outer < 0;
+              progressions.push_back(p);
+            }
+            for (const auto &[id, coeff] : lin.iters) {
+              const Atom atom = atoms_[id];
+              if (atom.kind == AtomKind::DigitQuotient) {
+                known = false;
+                reason = "remainder of a remainder (i % a % b) it cannot count";
+                break;
+              }
+              if (atom.kind == AtomKind::Quotient) {
+                Expr range = rangeCount(atom.quotientAxis, *atom.quotientWidth, boundsOn(atom.quotientAxis));
+                progressions.push_back({coeff, Expr::ceilDiv(range, toExpr(*atom.divisor)).simplified()});
                 continue;
               }
+              const LoopModel &model = loopModel(atom.loop);
+              if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted || model.tripsVarying) {
+                known = false;
+                reason = model.kind == LoopModel::Unknown ? model.reason
+                         : !model.tripsVarying            ? "index follows a loop it cannot bound"
+                         : namesCoordinate(*model.tripsVarying, "threadIdx")
+                             ? "index follows a loop whose trip count depends on the thread index"
+                             : "index follows a loop whose trip count depends on the block index";
+                cause = model.kind == LoopModel::Unknown ? model.cause : UnknownCause::Analysis;
+                where = model.where;
+                whereLoop = model.start;
+                break;
+              }
+              progressions.push_back({coeff, tripsReaching(&block, atom.loop), true});
             }
-            std::vector<const Constraint *> list = boundsOn(axis);
-            // A global index over a constant tile (blockIdx.x * 32768 + threadIdx.x, a loop filling the rest):
-            // a block's threads reach min(tile, blockDim.x) of its positions, not all of them.
-            if (std::optional<int64_t> tile = width.asConstant(); tile && axis.tid >= 0 && axis.cta >= 0 && list.empty()) {
-              progressions.push_back({coeff, Expr::min(Expr::integer(*tile), toExpr(launchDim("blockDim", axis.tid)))});
-              progressions.push_back({coeff.scaled(*tile), toExpr(launchDim("gridDim", axis.cta))});
-              if (axis.outer >= 0) // over a grid flattened in two dimensions
-                progressions.push_back({coeff.scaled(*tile) * launchDim("gridDim", axis.cta),
-                                        toExpr(launchDim("gridDim", axis.outer))});
-              continue;
-            }
-            Progression p{coeff, rangeCount(axis, width, list)};
-            if (axis.tid >= 0 && axis.cta >= 0 && axis.outer < 0 && list.empty()) {
-              p.pairedTid = axis.tid;
-              p.pairedCta = axis.cta;
-              p.pairedWidth = width;
-            }
-            p.guardedGlobal = axis.tid >= 0 && axis.cta >= 0 && !list.empty();
-            p.blockOnly = axis.tid < 0 && axis.cta >= 0 && axis.outer < 0;
-            progressions.push_back(p);
           }
-          for (const auto &[id, coeff] : lin.iters) {
-            const Atom atom = atoms_[id];
-            if (atom.kind == AtomKind::DigitQuotient) {
-              known = false;
-              reason = "remainder of a remainder (i % a % b) it cannot count";
-              break;
-            }
-            if (atom.kind == AtomKind::Quotient) {
-              Expr range = rangeCount(atom.quotientAxis, *atom.quotientWidth, boundsOn(atom.quotientAxis));
-              progressions.push_back({coeff, Expr::ceilDiv(range, toExpr(*atom.divisor)).simplified()});
-              continue;
-            }
-            const LoopModel &model = loopModel(atom.loop);
-            if (atom.kind != AtomKind::LoopIter || model.kind != LoopModel::Counted || model.tripsVarying) {
-              known = false;
-              reason = model.kind == LoopModel::Unknown ? model.reason
-                       : !model.tripsVarying        ? "index follows a loop it cannot bound"
-                       : namesCoordinate(*model.tripsVarying, "threadIdx")
-                           ? "index follows a loop whose trip count depends on the thread index"
-                           : "index follows a loop whose trip count depends on the block index";
-              cause = model.kind == LoopModel::Unknown ? model.cause : UnknownCause::Analysis;
-              where = model.where;
-              whereLoop = model.start;
-              break;
-            }
-            progressions.push_back({coeff, tripsReaching(&block, atom.loop), true});
+          if (known) {
+            for (const Progression &p : progressions)
+              if (!invariant(p.stride))
+                known = false;
           }
-        }
-        if (known) {
-          for (const Progression &p : progressions)
-            if (!invariant(p.stride))
-              known = false;
-        }
-        if (!known) {
-          addUnknown(reason.empty() ? "address it cannot follow" : reason, where, whereLoop, cause);
-          if (access.kind != std::string("store"))
-            readKnown = false;
-          if (access.kind != std::string("load"))
-            writeKnown = false;
-          estimate.accesses.push_back(counted);
-          continue;
-        }
-        if (strideX)
-          counted.strideExpr = toExpr(*strideX);
-        else if (!strideXUnknown)
-          counted.strideExpr = Expr::integer(0);
-        if (strideY)
-          counted.strideYExpr = toExpr(*strideY);
-        counted.dependsOnThread = movesWithThread;
-        for (const Constraint &c : guards(&block))
-          if (c.axis.tid >= 0 && c.loopAtom < 0 && c.upper &&
-              (*c.upper - c.lower.value_or(Poly())).asConstant())
-            counted.fewThreads[c.axis.tid] = true;
-        if (Count executions = countBlock(&block); executions.value)
-          counted.requested = (*executions.value * Expr::integer(access.bytes)).simplified();
-        if (const llvm::Loop *loop = li_.getLoopFor(&block)) {
-          int column = 0;
-          if (const llvm::DILocation *start = loopModel(loop).start)
-            counted.loopLine = static_cast<int>(start->getLine());
-          else if (loopModel(loop).where)
-            locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
-          counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && !loopModel(loop).tripsVarying &&
-                                   loopModel(loop).trips.asConstant() &&
-                                   std::any_of(progressions.begin(), progressions.end(),
-                                               [](const Progression &p) { return p.threadLoop; });
-        }
-
-        for (bool write : {false, true}) {
-          if ((write && access.kind == std::string("load")) || (!write && access.kind == std::string("store")))
+          if (!known) {
+            addUnknown(reason.empty() ? "address it cannot follow" : reason, where, whereLoop, cause, test);
+            uncounted(reads, writes, test);
+            estimate.accesses.push_back(counted);
             continue;
-          FootprintGroup group;
-          group.pointer = pointer;
-          group.write = write;
-          group.progressions = progressions;
-          group.elementBytes = access.bytes;
-          group.offsets.push_back(lin.invariant);
-          group.strideX = strideX;
-          group.splitByThreadGuard = splitByThreadGuard;
-          group.members.push_back(estimate.accesses.size());
-          if (auto tested = parameterTests_.find(&block); tested != parameterTests_.end())
-            group.condition = tested->second;
-          regroup(groups, std::move(group));
+          }
+          if (strideX)
+            counted.strideExpr = toExpr(*strideX);
+          else if (!strideXUnknown)
+            counted.strideExpr = Expr::integer(0);
+          if (strideY)
+            counted.strideYExpr = toExpr(*strideY);
+          counted.dependsOnThread = movesWithThread;
+          for (const Constraint &c : guards(&block))
+            if (c.axis.tid >= 0 && c.loopAtom < 0 && c.upper && (*c.upper - c.lower.value_or(Poly())).asConstant())
+              counted.fewThreads[c.axis.tid] = true;
+          if (Count executions = countBlock(&block); executions.value)
+            counted.requested = (*executions.value * Expr::integer(access.bytes)).simplified();
+          if (const llvm::Loop *loop = li_.getLoopFor(&block)) {
+            int column = 0;
+            if (const llvm::DILocation *start = loopModel(loop).start)
+              counted.loopLine = static_cast<int>(start->getLine());
+            else if (loopModel(loop).where)
+              locationOf(loopModel(loop).where, &counted.loopLine, &column, source_.file);
+            counted.walksFixedLoop = loopModel(loop).kind == LoopModel::Counted && !loopModel(loop).tripsVarying &&
+                                     loopModel(loop).trips.asConstant() &&
+                                     std::any_of(progressions.begin(), progressions.end(),
+                                                 [](const Progression &p) { return p.threadLoop; });
+          }
+
+          for (bool write : {false, true}) {
+            if ((write && access.kind == std::string("load")) || (!write && access.kind == std::string("store")))
+              continue;
+            FootprintGroup group;
+            group.pointer = pointer;
+            group.write = write;
+            group.progressions = progressions;
+            group.elementBytes = access.bytes;
+            group.offsets.push_back(lin.invariant);
+            group.strideX = strideX;
+            group.splitByThreadGuard = splitByThreadGuard;
+            group.members.push_back(estimate.accesses.size());
+            if (test)
+              group.condition = *test;
+            regroup(groups, std::move(group));
+          }
+          estimate.accesses.push_back(counted);
         }
-        estimate.accesses.push_back(counted);
       }
     }
   }
@@ -1007,6 +1111,25 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
     (box.write ? predictedWrite : predictedRead) =
         *(box.write ? predictedWrite : predictedRead) + box.condition * box.predicted;
   }
+  // Known where none of the tests that bring uncounted bytes in holds; unknown where one of them always does
+  // (an index through a table on one side, a loop it cannot bound on the other).
+  auto knownWhere = [](const std::vector<Expr> &tests, bool &known, std::optional<Expr> &knownWhen) {
+    if (!known || tests.empty())
+      return;
+    std::optional<Where> where = whereNoneHolds(tests);
+    if (!where) {
+      Expr none = Expr::integer(1);
+      for (const Expr &t : tests)
+        none = none * (Expr::integer(1) - t);
+      knownWhen = none;
+    } else if (where->kind == Where::Kind::Never) {
+      known = false;
+    } else if (where->kind == Where::Kind::When) {
+      knownWhen = where->when;
+    }
+  };
+  knownWhere(readUnknownWhere, readKnown, estimate.readKnownWhen);
+  knownWhere(writeUnknownWhere, writeKnown, estimate.writeKnownWhen);
   if (readKnown) {
     estimate.read = read->simplified();
     estimate.predictedRead = predictedRead->simplified();

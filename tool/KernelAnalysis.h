@@ -561,8 +561,9 @@ private:
   Expr stridedVisits(const LoopModel &walk);
   Expr rangeCount(const AxisKey &axis, const Poly &width, const std::vector<const Constraint *> &constraints);
   Count countBlock(const llvm::BasicBlock *block);
+  /// when: the test of parameters under which it comes in (Unknown::when); empty for every launch.
   void addUnknown(const std::string &reason, const llvm::Instruction *where, const llvm::DILocation *at = nullptr,
-                  UnknownCause cause = UnknownCause::Analysis);
+                  UnknownCause cause = UnknownCause::Analysis, const std::optional<Expr> &when = std::nullopt);
 
   struct Access {
     const llvm::Instruction *inst;
@@ -576,6 +577,16 @@ private:
   /// space casts (__ldg reads through a global-space cast of a generic pointer, which ScalarEvolution treats
   /// as a new base).
   const llvm::SCEV *byteOffset(const llvm::Value *pointer);
+  /// The truth of a test of the kernel's parameters alone (a pointer given, a flag, a comparison of sizes) as
+  /// an expression; empty for any other test.
+  std::optional<Expr> testOfParameters(const llvm::Value *cond);
+  /// The values a select or phi takes on each side of a test of parameters that decides between them
+  /// (`ids ? ids[c] : c / r`, `idx` replaced under `if (stride != 0)`), each with its side's truth; empty when
+  /// no such test decides.
+  std::optional<std::vector<std::pair<const llvm::Value *, Expr>>> parameterChoice(const llvm::Value *value);
+  /// An offset as it is on each side of the tests of parameters that choose an index it is made of, each with
+  /// its sides' truth; the offset itself with no test where none chooses (or too many sides would follow).
+  std::vector<std::pair<const llvm::SCEV *, std::optional<Expr>>> offsetsByChoice(const llvm::SCEV *offset);
   /// Whether a pointer addresses on-chip memory (shared, constant, local, a by-value parameter).
   static bool onChip(const llvm::Value *pointer);
   /// The name of a pointer loaded from a fixed place in a struct passed by value (a lambda's captures, a

@@ -3,6 +3,7 @@
 #include "KernelCounter.h"
 #include "FlopClassifier.h"
 #include "KernelAnalysis.h"
+#include "ParameterTests.h"
 #include "PassManagers.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -182,10 +183,19 @@ std::string locationOf(const llvm::Instruction *inst, int *line, int *column, co
 }
 
 void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instruction *where,
-                                const llvm::DILocation *at, UnknownCause cause) {
+                                const llvm::DILocation *at, UnknownCause cause, const std::optional<Expr> &when) {
   Unknown unknown;
   unknown.reason = reason;
   unknown.cause = cause;
+  if (when) {
+    std::optional<Where> where = whereHolds(*when);
+    if (where && where->kind == Where::Kind::Never)
+      return; // under tests that exclude each other: no launch meets it
+    if (!where)
+      unknown.when = when->simplified().str();
+    else if (where->kind == Where::Kind::When)
+      unknown.when = where->when.str();
+  }
   unknown.file = locationOf(where, &unknown.line, &unknown.column, source_.file);
   const llvm::DILocation *code = at ? at : where && where->getDebugLoc() ? where->getDebugLoc().get() : nullptr;
   if (at)
@@ -200,7 +210,7 @@ void KernelAnalysis::addUnknown(const std::string &reason, const llvm::Instructi
     unknown.origin = pathOf(code) + ":" + std::to_string(code->getLine()) + ":" + std::to_string(code->getColumn());
   for (const Unknown &u : unknowns_)
     if (u.reason == unknown.reason && u.line == unknown.line && u.column == unknown.column && u.file == unknown.file &&
-        u.origin == unknown.origin)
+        u.origin == unknown.origin && u.when == unknown.when)
       return;
   unknowns_.push_back(unknown);
 }

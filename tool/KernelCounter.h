@@ -58,6 +58,9 @@ struct KernelEstimate {
   /// tell; empty when `tensor` is unknown.
   std::map<std::string, Expr> tensorBySourceType;
   std::optional<Expr> read, write, predictedRead, predictedWrite;
+  /// Where read (and predictedRead), write (and predictedWrite) hold: a test of the parameters, 0 where bytes
+  /// it cannot count come in (Quantity::knownWhen); empty for every launch.
+  std::optional<Expr> readKnownWhen, writeKnownWhen;
   std::vector<CountedAccess> accesses;
   std::vector<Unknown> unknowns;
   /// Divisions by multiplying high and shifting that the formulas write as divisions by a member.

@@ -1,4 +1,5 @@
 #include "LintOutput.h"
+#include "ParameterTests.h"
 #include "rules/Rule.h"
 
 #include "roofcheck/Version.h"
@@ -21,19 +22,22 @@ public:
                    std::vector<std::string> *warnings)
       : bindings_(bindings), source_(source), unknowns_(unknowns), warnings_(warnings) {}
 
-  Quantity operator()(const char *field, const std::optional<Expr> &e) {
+  Quantity operator()(const char *field, const std::optional<Expr> &e, const std::optional<Expr> &knownWhen = {}) {
     if (!e)
       return Quantity::unknown();
-    Quantity q = Quantity::of(*e, bindings_);
+    Quantity q = Quantity::of(*e, bindings_, knownWhen);
     if (!q.known()) {
       unknowns_.push_back({std::string("the formula for ") + field + " has " +
                                std::to_string(e->simplified().str().size()) + " characters, more than the " +
                                std::to_string(Expr::MaxTextLength) + " a document holds",
-                           source_.file, source_.line, source_.column, UnknownCause::Analysis, ""});
+                           source_.file, source_.line, source_.column, UnknownCause::Analysis, "", ""});
       return q;
     }
     std::string why;
-    if (!q.value && warnings_ && e->substituted(bindings_).symbols().empty() && !q.evaluate(bindings_, &why))
+    auto bound = [&](const std::optional<Expr> &formula) {
+      return !formula || formula->substituted(bindings_).symbols().empty();
+    };
+    if (!q.value && warnings_ && bound(e) && bound(knownWhen) && !q.evaluate(bindings_, &why) && !why.empty())
       warnings_->push_back("kernel '" + source_.name + "': " + field + " = " + q.expr +
                            " has no value for the given launch: " + why);
     return q;
@@ -41,10 +45,11 @@ public:
 
   /// FLOP per byte of a byte count; none for a kernel that moves no global memory, which is a fact of the
   /// kernel, not a limit of the analysis (no unknown).
-  Quantity intensity(const char *field, const std::optional<Expr> &flops, const std::optional<Expr> &bytes) {
+  Quantity intensity(const char *field, const std::optional<Expr> &flops, const std::optional<Expr> &bytes,
+                     const std::optional<Expr> &knownWhen) {
     if (!flops || !bytes || bytes->simplified() == Expr::integer(0))
       return Quantity::unknown();
-    Quantity q = (*this)(field, Expr::ratio(*flops, *bytes));
+    Quantity q = (*this)(field, Expr::ratio(*flops, *bytes), knownWhen);
     // The factors cancelled leave a value where a launch moves no bytes (every thread fails the guard);
     // such a launch has no intensity.
     if (q.value && bytes->substituted(bindings_).symbols().empty()) {
@@ -77,6 +82,8 @@ void line(std::ostringstream &out, const char *label, const Quantity &q) {
     return;
   }
   out << q.expr;
+  if (!q.knownWhen.empty())
+    out << " where " << q.knownWhen;
   if (q.value && q.expr != formatNumber(*q.value))
     out << " = " << formatNumber(*q.value);
   out << "\n";
@@ -120,10 +127,24 @@ StaticDocument buildStaticDocument(const std::vector<KernelEstimate> &estimates,
       ideal = *e.read + *e.write;
     if (e.predictedRead && e.predictedWrite)
       predicted = *e.predictedRead + *e.predictedWrite;
-    k.bytes = {quantity("bytes.read", e.read), quantity("bytes.write", e.write), quantity("bytes.ideal", ideal),
-               quantity("bytes.predicted", predicted)};
-    k.intensity.ideal = quantity.intensity("intensity.ideal", e.total, ideal);
-    k.intensity.predicted = quantity.intensity("intensity.predicted", e.total, predicted);
+    // A sum holds where each of its terms does: both directions' tests, in their shortest form.
+    std::optional<Expr> bothKnownWhen = e.readKnownWhen ? e.readKnownWhen : e.writeKnownWhen;
+    if (e.readKnownWhen && e.writeKnownWhen) {
+      Expr both = *e.readKnownWhen * *e.writeKnownWhen;
+      std::optional<Where> where = whereHolds(both);
+      if (!where)
+        bothKnownWhen = both;
+      else if (where->kind == Where::Kind::When)
+        bothKnownWhen = where->when;
+      else
+        bothKnownWhen.reset();
+      if (where && where->kind == Where::Kind::Never) // each direction unknown where the other is known
+        ideal = predicted = std::nullopt;
+    }
+    k.bytes = {quantity("bytes.read", e.read, e.readKnownWhen), quantity("bytes.write", e.write, e.writeKnownWhen),
+               quantity("bytes.ideal", ideal, bothKnownWhen), quantity("bytes.predicted", predicted, bothKnownWhen)};
+    k.intensity.ideal = quantity.intensity("intensity.ideal", e.total, ideal, bothKnownWhen);
+    k.intensity.predicted = quantity.intensity("intensity.predicted", e.total, predicted, bothKnownWhen);
     for (const CountedAccess &counted : e.accesses) {
       GlobalAccess a = counted.access;
       if (counted.strideExpr) {

@@ -281,6 +281,9 @@ def lint_tu(lint, proj, tu, timeout, tmp, clang=None):
             rec["kernels_known"] = {q: sum(1 for k in kernels if known(k, g, n)) for q, (g, n) in
                                     {"flops": ("flops", "total"), "tensor": ("flops", "tensor"),
                                      "bytes": ("bytes", "ideal")}.items()}
+            # Bytes known for every launch, not only where a test of the parameters holds (known_when).
+            rec["kernels_known"]["bytes_every_launch"] = sum(
+                1 for k in kernels if known(k, "bytes", "ideal") and "known_when" not in k["bytes"]["ideal"])
         findings = collections.Counter()
         listed = []  # each finding, for the triage (bench/conformance/triage.py)
         try:

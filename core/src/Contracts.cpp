@@ -194,8 +194,8 @@ std::string dimText(const Dim3 &d) {
 Quantity Quantity::of(const Expr &e, const Bindings &bindings, const std::optional<Expr> &knownWhen) {
   Quantity q;
   q.expr = e.simplified().str();
-  if (knownWhen)
-    q.knownWhen = knownWhen->simplified().str();
+  if (knownWhen) // as the writer gives it: simplifying would multiply out its products of tests
+    q.knownWhen = knownWhen->str();
   // Text longer than the parser reads would make the whole document unreadable: unknown instead, and the
   // writer says why (lint records it among the kernel's unknowns).
   if (q.expr.size() > Expr::MaxTextLength || q.knownWhen.size() > Expr::MaxTextLength)

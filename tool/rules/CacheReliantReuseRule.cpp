@@ -56,7 +56,8 @@ std::optional<double> factorAtProbeLaunch(const Expr &requested, const Expr &ide
 void CacheReliantReuseRule::check(const KernelContext &context, const RuleSettings &settings,
                                   std::vector<Finding> &out) const {
   const KernelEstimate &e = context.estimate;
-  if (!e.read || !e.write)
+  // Bytes known for some launches only are no footprint to judge reuse against.
+  if (!e.read || !e.write || e.readKnownWhen || e.writeKnownWhen)
     return;
   // The thread dimensions the block spans: those some access moves with.
   std::array<bool, 3> spanned{false, false, false};

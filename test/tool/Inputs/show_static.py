@@ -16,11 +16,12 @@ for k in doc["kernels"]:
         print("flops." + key, q["expr"] or None, "=", q["value"])
     for key in ["read", "write", "ideal", "predicted"]:
         q = k["bytes"][key]
-        print("bytes." + key, q["expr"] or None, "=", q["value"])
+        where = ["known_when", q["known_when"]] if "known_when" in q else []
+        print("bytes." + key, q["expr"] or None, *where, "=", q["value"])
     for a in k["accesses"]:
         print("access", a["pointer"], a["kind"], "stride", a["stride_bytes"], "sectors", a["sectors_per_request"],
               "coalesced", a["coalesced"])
     for d in k.get("divisions", []):
         print("division", d["multiplier"], d["shift"], d["divisor"], d["file"].split("/")[-1], d["line"])
     for u in k["unknowns"]:
-        print("unknown", u["reason"], u["file"], u["line"])
+        print("unknown", u["reason"], u["file"], u["line"], *(["when", u["when"]] if "when" in u else []))
