@@ -399,8 +399,13 @@ KernelAnalysis::offsetsByChoice(const llvm::SCEV *offset) {
       continue;
     }
     for (const auto &[value, truth] : *sides) {
+      // Two choices by one test (`reorder ? i : i * n` as the start, `reorder ? n : 1` as the step): the sides
+      // that take one choice's true value and the other's false one never run.
+      Expr both = holds ? *holds * truth : truth;
+      if (std::optional<Where> where = whereHolds(both); where && where->kind == Where::Kind::Never)
+        continue;
       llvm::ValueToSCEVMapTy side{{chosen, se_.getSCEV(const_cast<llvm::Value *>(value))}};
-      pending.push_back({llvm::SCEVParameterRewriter::rewrite(scev, se_, side), holds ? *holds * truth : truth});
+      pending.push_back({llvm::SCEVParameterRewriter::rewrite(scev, se_, side), both});
     }
     if (done.size() + pending.size() > MostSides)
       return {{offset, std::nullopt}};
@@ -512,6 +517,12 @@ void KernelAnalysis::countMemory(KernelEstimate &estimate) {
           CountedAccess counted;
           counted.access.pointer = pointer;
           counted.access.kind = access.kind;
+          if (test) {
+            std::optional<Where> side = whereHolds(*test);
+            counted.when = !side                            ? test
+                           : side->kind == Where::Kind::When ? std::optional<Expr>(side->when)
+                                                             : std::nullopt;
+          }
           counted.access.file = locationOf(&inst, &counted.access.line, &counted.access.column, source_.file);
           counted.elementBytes = access.bytes;
 

@@ -46,6 +46,8 @@ struct CountedAccess {
   /// (threadIdx.x == 0, a global index == 0, threadIdx.x < 7): however wide the block, it is not repeated
   /// by every thread along that dimension.
   std::array<bool, 3> fewThreads{false, false, false};
+  /// The test of parameters of the side it is on (`if (bias)`, `reorder ? i : i * n`); empty on every side.
+  std::optional<Expr> when;
 };
 
 struct KernelEstimate {

@@ -3,9 +3,9 @@
 // `known_when` in the JSON), and the unknown names the test (`only where`, `when`). A table given or null, a
 // stride argument zero or not: the launch decides which side runs. 8 blocks of 128 threads.
 // RUN: roofcheck-lint %s --grid 8 --block 128 --arg cols=1000 --arg n=1000 --arg table=0 --arg stride=0 \
-// RUN:   | FileCheck %s --check-prefixes=CHECK,NULL
+// RUN:   --arg size=64 --arg systems=1000 --arg interleaved=0 | FileCheck %s --check-prefixes=CHECK,NULL
 // RUN: roofcheck-lint %s --grid 8 --block 128 --arg cols=1000 --arg n=1000 --arg table=1 --arg stride=2048 \
-// RUN:   | FileCheck %s --check-prefixes=CHECK,GIVEN
+// RUN:   --arg size=64 --arg systems=1000 --arg interleaved=1 | FileCheck %s --check-prefixes=CHECK,GIVEN
 // RUN: roofcheck-lint %s --kernel pickRows --json %t.json > /dev/null
 // RUN: %python %S/Inputs/show_static.py %t.json | FileCheck %s --check-prefix=JSON
 
@@ -51,6 +51,20 @@ __global__ void dataChoice(float *dst, const float *x, const int *table, int n) 
   dst[i] = x[source];
 }
 
+// Two choices by one test, the start and the step of each thread's walk (a solver's systems stored interleaved
+// or one after another): counted on the two sides the test has, never on the two that mix them.
+__global__ void walkSystems(float *out, const float *in, int size, int systems, bool interleaved) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= systems)
+    return;
+  int step = interleaved ? systems : 1;
+  int at = interleaved ? i : i * size;
+  for (int k = 0; k < size; ++k) {
+    out[at] = 2.0f * in[at];
+    at += step;
+  }
+}
+
 // Null table: x's 1,000 columns of each of the 8 rows, 32,000 bytes each way; a given table adds its 8
 // entries to the reads, whose rows of x it decides: no value then.
 // CHECK-LABEL: kernel pickRows
@@ -82,6 +96,12 @@ __global__ void dataChoice(float *dst, const float *x, const int *table, int n) 
 // CHECK:       bytes.read unknown
 // CHECK:       bytes.write {{[^w]*}} = 4000{{$}}
 // CHECK:       unknown: index it cannot follow (phi){{$}}
+
+// 64 floats of each of the 1,000 systems read and written, interleaved or not.
+// CHECK-LABEL: kernel walkSystems
+// CHECK:       bytes.read {{[^w]*}} = 256000{{$}}
+// CHECK:       bytes.write {{[^w]*}} = 256000{{$}}
+// CHECK-NOT:   unknown:
 
 // JSON: bytes.read 4 * cols * gridDim.x - 4 * cols * gridDim.x * table + 4 * gridDim.x * table known_when 1 - table = None
 // JSON: unknown indirect index (depends on a value loaded from memory) {{.*}}conditional_unknowns.cu {{[0-9]+}} when table{{$}}

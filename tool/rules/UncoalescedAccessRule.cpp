@@ -26,13 +26,16 @@ const IndexExpression *indexOf(const KernelSource &source, const GlobalAccess &a
 /// Whether every symbol of a stride is a parameter that none of the kernel's known counts hold: an argument
 /// that only places data (a tensor's element stride), not a size. A row length bounds the threads, so it is in
 /// every count under its guard: the known ones suffice where one direction of bytes is known (ggml's
-/// broadcast ops, whose other input's index is a modulo the engine cannot follow). No byte count known: false.
+/// broadcast ops, whose other input's index is a modulo the engine cannot follow). No byte count known for every
+/// launch: false (a count on one side of a test of parameters leaves out what the other side reads).
 bool onlyLayoutArguments(const Expr &stride, const KernelContext &context) {
   const KernelEstimate &e = context.estimate;
-  if (!e.read && !e.write)
+  const std::optional<Expr> read = e.readKnownWhen ? std::nullopt : e.read;
+  const std::optional<Expr> write = e.writeKnownWhen ? std::nullopt : e.write;
+  if (!read && !write)
     return false;
   std::set<std::string> sizes;
-  for (const std::optional<Expr> *count : {&e.total, &e.special, &e.read, &e.write})
+  for (const std::optional<Expr> *count : {&e.total, &e.special, &read, &write})
     if (*count)
       for (const std::string &symbol : (*count)->symbols())
         sizes.insert(symbol);
@@ -76,6 +79,9 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     const GlobalAccess &access = counted.access;
     if (!counted.strideExpr || counted.elementBytes <= 0 ||
         seen.count({access.file, access.line, access.pointer, access.kind}))
+      continue;
+    // An access on one side of a test of parameters: not where the launch takes the other side.
+    if (counted.when && valueUnder(*counted.when, context.bindings) == 0.0)
       continue;
     std::optional<double> stride = valueUnder(*counted.strideExpr, context.bindings);
     bool symbolic = !stride;
@@ -130,7 +136,8 @@ void UncoalescedAccessRule::check(const KernelContext &context, const RuleSettin
     seen.emplace(access.file, access.line, access.pointer, access.kind);
     std::string strideText = symbolic ? counted.strideExpr->str() : formatNumber(static_cast<double>(strideBytes));
     std::string message = "uncoalesced " + access.kind + " " + (access.kind == "load" ? "from" : "to") + " '" +
-                          access.pointer + "': neighbouring threads are " + strideText + " B apart, so a warp " +
+                          access.pointer + "'" + (counted.when ? " (where " + counted.when->str() + ")" : "") +
+                          ": neighbouring threads are " + strideText + " B apart, so a warp " +
                           "request moves " + formatNumber(sectors) + " sectors instead of " + formatNumber(contiguous) +
                           " (" + formatNumber(factor) + "x the traffic" + (symbolic ? " at realistic sizes" : "") + ")";
     Finding f = finding({access.file, access.line, access.column, access.column + 1}, message, context);
