@@ -193,3 +193,19 @@ __global__ void row_per_thread(const float *m, float *sums, int rows, int cols) 
 // RUN: roofcheck-lint --quiet %s --kernel row_per_thread --arg cols=4096 --arg rows=1000 --grid 4 --block 256 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ROW --allow-empty
 // ROW-NOT: warning:
+
+// An access on one side of a test of the parameters: the finding names its side where the launch is not
+// given, and there is none for a launch on the other side (the first RUN line's binds no `transposed`).
+// RUN: not roofcheck-lint --quiet %s --kernel pick_layout 2>/dev/null | FileCheck %s --check-prefix=SIDE
+// RUN: roofcheck-lint --quiet %s --kernel pick_layout --grid 4 --block 256 --arg n=1024 --arg transposed=0 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OTHERSIDE --allow-empty
+// SIDE: :[[@LINE+8]]:{{[0-9]+}}: warning: uncoalesced load from 'in' (where transposed): neighbouring threads are 4 * n B apart
+// OTHERSIDE-NOT: warning:
+// CHECK: :[[@LINE+6]]:{{[0-9]+}}: warning: uncoalesced load from 'in' (where transposed): neighbouring threads are 4096 B apart
+// CHECK: :[[@LINE+5]]:{{[0-9]+}}: note: the index 'transposed ? i * n : i' moves
+__global__ void pick_layout(const float *in, float *out, int n, bool transposed) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  out[i] = in[transposed ? i * n : i];
+}
